@@ -1,0 +1,314 @@
+"""Writes schema/rules.schema.json: the per-rule data schemas are easier to keep as Python."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+SIDE_REL = {"enum": ["next", "previous"]}
+ID = {"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9_-]{0,15}$"}
+RANK = {"enum": ["10", "9", "A", "K", "Q", "J", "8", "7"]}
+SUIT = {"enum": ["S", "H", "D", "C"]}
+TEXT = {"type": "string", "minLength": 1}
+
+
+def obj(props: dict, required: list[str] | None = None) -> dict:
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": props,
+        "required": list(props) if required is None else required,
+    }
+
+
+RULE_DATA: dict[str, dict] = {
+    "deck": obj(
+        {
+            "suits": {
+                "type": "array",
+                "minItems": 1,
+                "uniqueItems": True,
+                "items": obj({"id": SUIT, "name": TEXT, "symbol": TEXT}),
+            },
+            "ranks": {"type": "array", "minItems": 2, "uniqueItems": True, "items": RANK},
+        }
+    ),
+    "rank_order": obj({"highest_first": {"type": "array", "minItems": 2, "uniqueItems": True, "items": RANK}}),
+    "seats": obj(
+        {
+            "seats": {
+                "type": "array",
+                "minItems": 2,
+                "items": obj({"id": ID, "name": TEXT}),
+            },
+            "sides": {
+                "type": "array",
+                "minItems": 2,
+                "items": obj(
+                    {
+                        "id": ID,
+                        "name": TEXT,
+                        "seats": {"type": "array", "minItems": 1, "items": ID},
+                    }
+                ),
+            },
+        }
+    ),
+    "direction": obj({"next": {"enum": ["left", "right"]}}),
+    "draw": obj({"dealer": {"enum": ["lowest", "highest"]}}),
+    "redraw": obj({"who": {"enum": ["tied", "all"]}}),
+    "deal": obj({"cards_each": {"type": "integer", "minimum": 1, "maximum": 16}, "first": SIDE_REL}),
+    "dealer_rotation": obj({"passes": SIDE_REL}),
+    "first_lead": obj({"leader": {"enum": ["next_to_dealer", "dealer"]}}),
+    "trick_compare": obj({"by": {"const": "rank"}}),
+    "trick_tie": obj(
+        {
+            "same_side": {"enum": ["tie", "first_played_wins"]},
+            "next_leader": {"enum": ["previous_leader", "eldest"]},
+        }
+    ),
+    "resolution": obj(
+        {
+            "tricks": {"type": "integer", "minimum": 1, "maximum": 8},
+            "rows": {
+                "type": "array",
+                "minItems": 1,
+                "items": obj(
+                    {
+                        "id": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,16}$"},
+                        "pattern": {
+                            "type": "array",
+                            "minItems": 1,
+                            "items": {"enum": ["A", "B", "T"]},
+                        },
+                        "winner": {"enum": ["A", "B", "none"]},
+                        "text": TEXT,
+                        "quote": TEXT,
+                    },
+                    required=["id", "pattern", "winner", "text"],
+                ),
+            },
+        }
+    ),
+    "ladder": obj(
+        {
+            "base": {"type": "integer", "minimum": 0},
+            "levels": {
+                "type": "array",
+                "minItems": 1,
+                "items": obj(
+                    {
+                        "bid": {
+                            "oneOf": [
+                                {"type": "integer", "minimum": 1},
+                                {"type": "string", "pattern": "^[a-z][a-z_]*$"},
+                            ]
+                        },
+                        "value": {"oneOf": [{"type": "integer", "minimum": 0}, {"const": "match"}]},
+                        "refused": {"type": "integer", "minimum": 0},
+                    }
+                ),
+            },
+        }
+    ),
+    "jumps": obj({"allowed": {"type": "boolean"}}),
+    "opening": obj(
+        {
+            "tricks": {
+                "oneOf": [
+                    {"const": "any"},
+                    {
+                        "type": "array",
+                        "minItems": 1,
+                        "uniqueItems": True,
+                        "items": {"type": "integer", "minimum": 1},
+                    },
+                ]
+            }
+        }
+    ),
+    "last_position": obj({"bids": {"enum": ["forbidden", "allowed"]}}),
+    "raise_side": obj({"by": {"enum": ["opposite", "any"]}}),
+    "later_raise": obj({"allowed": {"type": "boolean"}}),
+    "refusal": obj(
+        {
+            "by": {"enum": ["immediate_follower", "any_opponent"]},
+            "pays": {"enum": ["bidders", "refusers"]},
+        }
+    ),
+    "target": obj({"points": {"type": "integer", "minimum": 1}}),
+    "twenty": obj({"enabled": {"type": "boolean"}, "at": {"type": "integer", "minimum": 1}}),
+    "twenty_bids": obj({"bids": {"enum": ["closed", "open"]}}),
+    "twenty_decline": obj({"opponents": {"type": "integer", "minimum": 0}}),
+    "twenty_play": obj(
+        {
+            "win": {"type": "integer", "minimum": 0},
+            "win_takes_match": {"type": "boolean"},
+            "lose": {"type": "integer", "minimum": 0},
+        }
+    ),
+    "twenty_twenty": obj({"enabled": {"type": "boolean"}}),
+    "twenty_twenty_bids": obj({"bids": {"enum": ["closed", "open"]}}),
+    "twenty_twenty_signals": obj({"signals": {"enum": ["forbidden", "allowed"]}}),
+    "twenty_twenty_ask": obj({"first": {"enum": ["next_to_dealer", "dealer"]}}),
+    "twenty_twenty_play": obj(
+        {
+            "win": {"type": "integer", "minimum": 0},
+            "leader": {"enum": ["next_to_dealer", "first_to_play"]},
+        }
+    ),
+    "twenty_twenty_all_pass": obj({"dealer": {"enum": ["passes", "stays"]}}),
+    "twenty_twenty_all_tied": obj({"dealer": {"enum": ["passes", "stays"]}}),
+    "signals": obj(
+        {
+            "gestures": {
+                "type": "array",
+                "items": obj(
+                    {
+                        "id": {"type": "string", "pattern": "^[a-z][a-z_]*$"},
+                        "gesture": TEXT,
+                        "means": TEXT,
+                    }
+                ),
+            },
+        }
+    ),
+}
+
+CLAUSE_ID = {"type": "string", "pattern": "^[a-z0-9][a-z0-9_]*(\\.[a-z0-9][a-z0-9_]*)+$"}
+
+
+def clause_schema() -> dict:
+    branches = []
+    for rule in RULE_DATA:
+        branches.append(
+            {
+                "if": {"properties": {"rule": {"const": rule}}, "required": ["rule"]},
+                "then": {
+                    "properties": {"data": {"$ref": f"#/$defs/data/{rule}"}},
+                    "required": ["data"],
+                },
+            }
+        )
+    branches.append(
+        {
+            "if": {"not": {"required": ["rule"]}},
+            "then": {"not": {"required": ["data"]}},
+        }
+    )
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["id", "section", "title", "text"],
+        "properties": {
+            "id": {"$ref": "#/$defs/clause_id"},
+            "section": {"type": "string", "pattern": "^0[1-6]$"},
+            "title": TEXT,
+            "text": TEXT,
+            "quote": TEXT,
+            "clarifications": {
+                "type": "array",
+                "uniqueItems": True,
+                "items": {"type": "integer", "minimum": 1},
+            },
+            "rule": {"enum": sorted(RULE_DATA)},
+            "data": {"type": "object"},
+        },
+        "allOf": branches,
+    }
+
+
+def rules_schema() -> dict:
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://vitou.invalid/schema/rules.schema.json",
+        "title": "Vitou ruleset",
+        "description": "A complete Vitou ruleset: clauses, clarifications and error codes.",
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["format", "ruleset", "versioning", "changelog", "clauses", "clarifications", "errors"],
+        "properties": {
+            "format": {"const": 1},
+            "ruleset": {"$ref": "#/$defs/ruleset"},
+            "versioning": TEXT,
+            "changelog": {"$ref": "#/$defs/changelog"},
+            "clauses": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/clause"}},
+            "clarifications": {"type": "array", "items": {"$ref": "#/$defs/clarification"}},
+            "errors": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/error"}},
+        },
+        "$defs": {
+            "clause_id": CLAUSE_ID,
+            "version": {
+                "type": "string",
+                "pattern": "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$",
+            },
+            "ruleset": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["id", "version", "title"],
+                "properties": {
+                    "id": {"type": "string", "pattern": "^[a-z][a-z0-9-]{0,63}$"},
+                    "version": {"$ref": "#/$defs/version"},
+                    "title": TEXT,
+                    "summary": TEXT,
+                    "source": TEXT,
+                },
+            },
+            "changelog": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["version", "date", "changes"],
+                    "properties": {
+                        "version": {"$ref": "#/$defs/version"},
+                        "date": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
+                        "changes": {"type": "array", "minItems": 1, "items": TEXT},
+                    },
+                },
+            },
+            "clause": clause_schema(),
+            "clarification": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["number", "title", "clauses", "ruling", "reason"],
+                "properties": {
+                    "number": {"type": "integer", "minimum": 1},
+                    "title": TEXT,
+                    "clauses": {"type": "array", "items": {"$ref": "#/$defs/clause_id"}},
+                    "ruling": TEXT,
+                    "reason": TEXT,
+                },
+            },
+            "error": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["code", "clause", "summary"],
+                "properties": {
+                    "code": {"type": "string", "pattern": "^[A-Z][A-Z0-9_]*$"},
+                    "clause": {"$ref": "#/$defs/clause_id"},
+                    "summary": TEXT,
+                },
+            },
+            "data": RULE_DATA,
+        },
+    }
+
+
+def main() -> int:
+    root = Path(__file__).resolve().parent.parent
+    out = root / "schema" / "rules.schema.json"
+    text = json.dumps(rules_schema(), indent=2, ensure_ascii=False) + "\n"
+    if "--check" in sys.argv[1:]:
+        if out.read_text(encoding="utf-8") != text:
+            print(f"{out.name} is out of date; run tools/gen_rules_schema.py", file=sys.stderr)
+            return 1
+        return 0
+    out.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,97 @@
+"""Finding and loading rulesets: by name (``vitou/1.0.0``), by id (latest version), or from a file."""
+
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+from typing import Any
+
+from ._data import data_dir
+from ._errors import InputError, UnknownRuleset
+from ._model import Ruleset
+from ._problems import Problem
+from ._rulesload import build_ruleset
+from ._schema import validate
+from ._yamlsafe import Document, load_path, load_text
+
+MAX_RULES_BYTES = 1024 * 1024
+
+
+def _locator(doc: Document) -> Any:
+    def locate(code: str, message: str, path: tuple[object, ...]) -> Problem:
+        return doc.problem(code, message, path)
+
+    return locate
+
+
+def ruleset_from_document(doc: Document, *, strict: bool = True) -> Ruleset:
+    """A checked Ruleset from a loaded rules document; InputError with located problems otherwise."""
+    problems = validate(doc, "rules")
+    if problems:
+        raise InputError(problems)
+    return build_ruleset(doc.data, _locator(doc), strict=strict)
+
+
+def load_rules_file(path: str | os.PathLike[str], *, display: str | None = None, strict: bool = True) -> Ruleset:
+    return ruleset_from_document(load_path(os.fspath(path), max_bytes=MAX_RULES_BYTES, display=display), strict=strict)
+
+
+def load_rules_text(text: str | bytes, source: str = "<rules>", *, strict: bool = True) -> Ruleset:
+    return ruleset_from_document(load_text(text, source, max_bytes=MAX_RULES_BYTES), strict=strict)
+
+
+def _display(path: Path) -> str:
+    spec = data_dir("spec")
+    try:
+        return "spec/" + path.relative_to(spec).as_posix()
+    except ValueError:
+        return path.name
+
+
+@functools.cache
+def shipped() -> dict[str, Path]:
+    """Every ruleset shipped with the package, by name, base rules first."""
+    spec = data_dir("spec")
+    found: dict[str, Path] = {}
+    for path in sorted(spec.glob("*.yaml")) + sorted((spec / "profiles").glob("*.yaml")):
+        rules = _load_shipped(path)
+        found[rules.name] = path
+    return found
+
+
+@functools.cache
+def _load_shipped(path: Path) -> Ruleset:
+    return load_rules_file(path, display=_display(path))
+
+
+def shipped_names() -> list[str]:
+    return list(shipped())
+
+
+def _version_key(name: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in name.split("/", 1)[1].split("."))
+
+
+def resolve_name(ref: str) -> str:
+    """The full name of a shipped ruleset from ``id/version`` or a bare ``id`` (its latest version)."""
+    names = shipped()
+    if ref in names:
+        return ref
+    matching = [n for n in names if n.split("/", 1)[0] == ref]
+    if matching:
+        return max(matching, key=_version_key)
+    raise UnknownRuleset(ref, names)
+
+
+def load_ruleset(ref: str | os.PathLike[str]) -> Ruleset:
+    """A shipped ruleset by name or id, or a rules or profile file by path."""
+    text = os.fspath(ref)
+    names = shipped()
+    if text in names or ("/" not in text and not text.endswith((".yaml", ".yml", ".json"))):
+        return _load_shipped(names[resolve_name(text)])
+    if os.path.exists(text):
+        return load_rules_file(text)
+    if text.endswith((".yaml", ".yml", ".json")):
+        raise InputError([Problem("FILE_UNREADABLE", "no such file", text)])
+    raise UnknownRuleset(text, names)

@@ -1,0 +1,77 @@
+"""The match's state machine as a table of data: which decisions each phase accepts."""
+
+# How the machine works
+# ---------------------
+# A match is always in exactly one phase. Every decision a player (or, at
+# twenty, a side) makes is an *act*. The act is looked up in TRANSITIONS under
+# the current phase:
+#
+# * no entry: the act belongs to another stage of the hand. It is refused with
+#   WRONG_PHASE, and the error names the role (seat or side), the phase and
+#   the act. MATCH_OVER and NO_DEAL are phases with no entries at all, and
+#   refuse everything with their own code.
+# * an entry: it names the handler that applies the act and every phase the
+#   match may be in afterwards. Before the handler runs, the act is checked
+#   against the rules (whose turn, which card, which bid level...); a refused
+#   act leaves the match exactly as it was. The handler itself cannot fail.
+#
+# A hand moves through the phases in this order: DECISION (only when one side
+# has exactly 20), CALL (only at 20-20), then PLAY, where each card may be
+# preceded by a bid; a bid moves to CARD (the bidder must now play), the
+# bidder's card to ANSWER (the immediate follower accepts by playing, raises,
+# or refuses). When a hand ends, the next hand is dealt and the match goes to
+# the first phase of that hand, or to OVER when the match is won, or to
+# NO_DEAL when no cards are left to deal.
+#
+# The entries below are data; tests check that after every applied act the
+# match is in one of the phases its entry lists.
+
+from __future__ import annotations
+
+PLAY = 0  # the seat in turn plays a card, and may bid first
+CARD = 1  # the seat that has just bid must play its card
+ANSWER = 2  # the immediate follower of a bid answers: play (accept), raise, refuse
+DECISION = 3  # the side at exactly 20 decides to play or to decline the hand
+CALL = 4  # at 20-20, the seat asked says pass or play
+OVER = 5  # the match has been won
+NO_DEAL = 6  # a hand is due but no deal is left
+
+PHASE_NAMES = ("play", "bid_card", "answer", "twenty_decision", "twenty_twenty_call", "match_over", "no_deal")
+PLAYING = frozenset({PLAY, CARD, ANSWER})
+
+# Phases a match can be in once a hand has ended and the next one is dealt.
+_NEXT_HAND = frozenset({PLAY, DECISION, CALL, OVER, NO_DEAL})
+
+# act -> (handler, phases after)
+TRANSITIONS: dict[int, dict[str, tuple[str, frozenset[int]]]] = {
+    PLAY: {
+        "play": ("play", frozenset({PLAY}) | _NEXT_HAND),
+        "raise": ("raise", frozenset({CARD})),
+        "refuse": ("refuse", _NEXT_HAND),  # always refused here: no bid awaits an answer
+        "signal": ("signal", frozenset({PLAY})),
+    },
+    CARD: {
+        "play": ("play", frozenset({ANSWER, PLAY}) | _NEXT_HAND),
+        "raise": ("raise", frozenset({CARD})),  # always refused: the bidder owes a card
+        "refuse": ("refuse", _NEXT_HAND),  # always refused: no card yet to answer
+        "signal": ("signal", frozenset({CARD})),
+    },
+    ANSWER: {
+        "play": ("play", frozenset({PLAY, ANSWER}) | _NEXT_HAND),
+        "raise": ("raise", frozenset({CARD})),
+        "refuse": ("refuse", _NEXT_HAND),
+        "signal": ("signal", frozenset({ANSWER})),
+    },
+    DECISION: {
+        "decide_play": ("decide", frozenset({PLAY})),
+        "decide_decline": ("decide", _NEXT_HAND),
+        "signal": ("signal", frozenset({DECISION})),
+    },
+    CALL: {
+        "call_pass": ("call", frozenset({CALL}) | _NEXT_HAND),
+        "call_play": ("call", frozenset({PLAY})),
+        "signal": ("signal", frozenset({CALL})),  # always refused where 20-20 forbids signals
+    },
+    OVER: {},
+    NO_DEAL: {},
+}

@@ -1,0 +1,181 @@
+"""The ``vitou`` command: argument parsing here, each command's work in its own function."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from . import __version__
+from ._errors import InputError, SetupError, VitouError
+
+Command = Callable[[argparse.Namespace], int]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="vitou",
+        description="The rules of Vitou as data, the reference interpreter, and its conformance kit.",
+    )
+    parser.add_argument("--version", action="version", version=f"vitou {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    spec = sub.add_parser("spec", help="check rules and profile files").add_subparsers(
+        dest="spec_command", metavar="SUBCOMMAND"
+    )
+    spec.required = True
+    check = spec.add_parser("check", help="validate rules files: schema, then the checks a schema cannot make")
+    check.add_argument("files", nargs="+", metavar="FILE")
+    check.add_argument("--format", choices=("text", "json"), default="text")
+    check.set_defaults(run=cmd_spec_check)
+
+    rulesets = sub.add_parser("rulesets", help="list the rulesets shipped with this package")
+    rulesets.set_defaults(run=cmd_rulesets)
+
+    match = sub.add_parser("match", help="play one random match with the reference and print an account")
+    match.add_argument("--seed", type=int, default=None, help="the seed (default: a random one, printed)")
+    match.add_argument("--ruleset", default="vitou", help="ruleset id, id/version or file (default: vitou)")
+    match.set_defaults(run=cmd_match)
+
+    bench = sub.add_parser("bench", help="measure speed").add_subparsers(dest="bench_command", metavar="SUBCOMMAND")
+    bench.required = True
+    engine = bench.add_parser("engine", help="hands per second of random play on one core")
+    engine.add_argument("--ruleset", default="vitou")
+    engine.add_argument("--seconds", type=float, default=2.0, help="length of each run (default 2)")
+    engine.add_argument("--repeat", type=int, default=5, help="runs; the best is reported (default 5)")
+    engine.add_argument("--format", choices=("text", "json"), default="text")
+    engine.set_defaults(run=cmd_bench_engine)
+
+    adapter = sub.add_parser("adapter", help="serve the reference over protocol v1 on stdin/stdout")
+    adapter.add_argument("--rules", metavar="FILE")
+    adapter.set_defaults(run=cmd_adapter)
+    return parser
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    return build_parser().parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the vitou command; return its exit status (0 ok, 1 a negative verdict, 2 unusable input)."""
+    try:
+        args = parse_args(argv)
+    except SystemExit as exc:  # argparse has printed its message
+        return int(exc.code) if isinstance(exc.code, int) else 2
+    run: Command = args.run
+    try:
+        return run(args)
+    except InputError as exc:
+        for p in exc.problems:
+            print(f"vitou: {p}", file=sys.stderr)
+        return 2
+    except (VitouError, SetupError) as exc:
+        print(f"vitou: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        print("vitou: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        if os.environ.get("VITOU_DEBUG"):
+            raise
+        print(f"vitou: internal error: {type(exc).__name__}: {exc} (set VITOU_DEBUG=1 for details)", file=sys.stderr)
+        return 3
+
+
+def console() -> None:
+    sys.exit(main())
+
+
+def _print_json(obj: Any) -> None:
+    print(json.dumps(obj, indent=2, ensure_ascii=False))
+
+
+# ----------------------------------------------------------------- commands
+
+
+def cmd_spec_check(args: argparse.Namespace) -> int:
+    from ._speccheck import check_file
+
+    results = [check_file(f) for f in args.files]
+    if args.format == "json":
+        _print_json(
+            [
+                {
+                    "file": r.path,
+                    "ok": r.ok,
+                    "ruleset": r.ruleset.name if r.ruleset else None,
+                    "hash": r.ruleset.content_hash if r.ruleset else None,
+                    "problems": [p.to_json() for p in r.problems],
+                }
+                for r in results
+            ]
+        )
+    else:
+        for r in results:
+            if r.ok and r.ruleset is not None:
+                rs = r.ruleset
+                print(
+                    f"ok: {r.path}: {rs.name}, {len(rs.clauses)} clauses, {len(rs.errors)} error codes, {rs.content_hash}"
+                )
+            else:
+                for p in r.problems:
+                    print(str(p))
+                print(f"FAILED: {r.path}: {len(r.problems)} problem(s)")
+    return 0 if all(r.ok for r in results) else 1
+
+
+def cmd_rulesets(args: argparse.Namespace) -> int:
+    from ._registry import load_ruleset, shipped
+
+    for name, _path in shipped().items():
+        rs = load_ruleset(name)
+        kind = f"profile of {rs.extends}" if rs.extends else "rules"
+        print(f"{name}\t{kind}\t{rs.content_hash}\t{rs.title}")
+    return 0
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    from ._account import account
+    from ._match import Match
+    from ._registry import load_ruleset
+
+    rules = load_ruleset(args.ruleset)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    rng = random.Random(seed)
+    match = Match.random(rules, rng)
+    print(f"{rules.name}, seed {seed}")
+    for line in account(match, rng):
+        print(line)
+    return 0
+
+
+def cmd_bench_engine(args: argparse.Namespace) -> int:
+    from ._bench import bench_engine
+    from ._registry import load_ruleset
+
+    if args.seconds <= 0 or args.repeat < 1:
+        print("vitou: --seconds must be positive and --repeat at least 1", file=sys.stderr)
+        return 2
+    fig = bench_engine(load_ruleset(args.ruleset), args.seconds, args.repeat)
+    if args.format == "json":
+        _print_json(fig.__dict__)
+    else:
+        print(
+            f"{fig.ruleset}: {fig.hands_per_second_best:,.0f} hands/s best of {args.repeat} "
+            f"(median {fig.hands_per_second_median:,.0f}); {fig.hands:,} hands, {fig.matches:,} matches, "
+            f"{fig.steps:,} steps in {fig.seconds:.1f}s, random play, legal actions at every step, one core"
+        )
+    return 0
+
+
+def cmd_adapter(args: argparse.Namespace) -> int:
+    from .adapter import main as adapter_main
+
+    return adapter_main(["--rules", args.rules] if args.rules else [])
