@@ -138,7 +138,14 @@ class Malformed(Exception):
         self.reason = reason
 
 
-_SEAT_ACTS: dict[str, tuple[str, ...]] = {"play": ("card",), "raise": ("to",), "refuse": (), "pass": (), "play_hand": (), "signal": ("signal",)}
+_SEAT_ACTS: dict[str, tuple[str, ...]] = {
+    "play": ("card",),
+    "raise": ("to",),
+    "refuse": (),
+    "pass": (),
+    "play_hand": (),
+    "signal": ("signal",),
+}
 _SIDE_ACTS: dict[str, tuple[str, ...]] = {"play_hand": (), "decline_hand": ()}
 
 

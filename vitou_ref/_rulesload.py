@@ -174,6 +174,18 @@ def build_ruleset(
                 ("errors",),
             )
         )
+    from ._match import REQUIRED_ORDER  # the checks rely on these codes coming first
+
+    for earlier, later in REQUIRED_ORDER:
+        if earlier in codes and later in codes and codes[earlier] > codes[later]:
+            problems.append(
+                locate(
+                    "ERROR_ORDER",
+                    f"{earlier} must come before {later} in the error list: the list is the order of precedence, "
+                    f"and {later} can only be judged once {earlier} is ruled out",
+                    ("errors", codes[later], "code"),
+                )
+            )
 
     if problems:
         raise InputError(problems)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import reprlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -50,6 +51,33 @@ def _leaves(error: jsonschema.ValidationError) -> Iterator[jsonschema.Validation
     yield error
 
 
+def _message(err: jsonschema.ValidationError) -> str:
+    # jsonschema prints the whole offending instance, which for a clause is
+    # a page of text; say what is wrong in a line instead.
+    short = reprlib.Repr()
+    short.maxstring = 40
+    short.maxother = 40
+    short.maxdict = 4
+    short.maxlist = 4
+    inst = short.repr(err.instance)
+    if err.validator == "not" and err.validator_value == {"required": ["data"]}:
+        return "'data' is given, but the clause sets no 'rule' to bind it to"
+    if err.validator == "required":
+        return err.message
+    if err.validator == "additionalProperties":
+        return err.message
+    if err.validator == "type":
+        return f"{inst} is not of type {err.validator_value!r}"
+    if err.validator in ("enum", "const"):
+        value: Any = err.validator_value
+        allowed = list(value) if err.validator == "enum" else [value]
+        return f"{inst} is not one of {', '.join(map(repr, allowed))}"
+    if err.validator == "pattern":
+        return f"{inst} does not match the pattern {err.validator_value!r}"
+    msg = err.message
+    return msg if len(msg) <= 200 else msg[:197] + "..."
+
+
 def validate(doc: Document, name: str, code: str = "SCHEMA") -> list[Problem]:
     """Problems of ``doc`` against the schema ``name``; empty when valid."""
     problems: list[Problem] = []
@@ -58,7 +86,7 @@ def validate(doc: Document, name: str, code: str = "SCHEMA") -> list[Problem]:
     for top in errors:
         for err in _leaves(top):
             path = tuple(err.absolute_path)
-            p = doc.problem(code, err.message, path)
+            p = doc.problem(code, _message(err), path)
             if (p.path, p.message) in seen:
                 continue
             seen.add((p.path, p.message))
