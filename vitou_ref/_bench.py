@@ -19,7 +19,6 @@ class EngineFigure:
     hands_per_second_median: float
     hands: int
     matches: int
-    steps: int
     seconds: float
 
 
@@ -27,12 +26,12 @@ def bench_engine(rules: Ruleset, seconds: float = 2.0, repeat: int = 5, seed: in
     """Random play, legal actions generated at every step, on one core; the best of ``repeat`` runs."""
     t = tables_for(rules)
     rates: list[float] = []
-    total_hands = total_matches = total_steps = 0
+    total_hands = total_matches = 0
     elapsed = 0.0
     for r in range(repeat):
         rng = random.Random(seed + r)
         rnd = rng.random
-        hands = matches = steps = 0
+        hands = matches = 0
         start = time.perf_counter()
         deadline = start + seconds
         while True:
@@ -42,7 +41,6 @@ def bench_engine(rules: Ruleset, seconds: float = 2.0, repeat: int = 5, seed: in
                 if not legal:
                     break
                 m.apply(legal[int(rnd() * len(legal))])
-                steps += 1
             hands += m.hand_number
             matches += 1
             if matches % 16 == 0 and time.perf_counter() >= deadline:
@@ -51,7 +49,6 @@ def bench_engine(rules: Ruleset, seconds: float = 2.0, repeat: int = 5, seed: in
         rates.append(hands / took)
         total_hands += hands
         total_matches += matches
-        total_steps += steps
         elapsed += took
     return EngineFigure(
         rules.name, max(rates), statistics.median(rates), total_hands, total_matches, total_steps, elapsed

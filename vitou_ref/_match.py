@@ -81,7 +81,6 @@ class Match:
         "_score",
         "_winner",
         "hands",
-        "_hand_acts",
         "dealt",
         "hand_number",
         "trick_number",
@@ -145,7 +144,6 @@ class Match:
         self.mode = NORMAL
         self.twenty_side = -1
         self.hands: list[list[int]] = [[] for _ in range(t.n)]
-        self._hand_acts: list[list[Play]] = [[] for _ in range(t.n)]
         self.dealt: Sequence[tuple[int, ...]] = ()  # the current hand as dealt
         self.hand_number = 0
         self.trick_number = 0
@@ -270,7 +268,6 @@ class Match:
         for name in Match.__slots__:
             setattr(other, name, getattr(self, name))
         other.hands = [list(h) for h in self.hands]
-        other._hand_acts = [list(h) for h in self._hand_acts]
         other.tseats = list(self.tseats)
         other.tcards = list(self.tcards)
         other._score = list(self._score)
@@ -312,7 +309,8 @@ class Match:
         t = self._t
         if ph <= ANSWER:
             s = self._turn
-            acts: list[Action] = list(self._hand_acts[s])
+            row = t.play_actions[s]
+            acts: list[Action] = [row[c] for c in self.hands[s]]  # type: ignore[misc]
             if ph != CARD:
                 # _may_bid, inlined: this runs at every step of every hand.
                 level = self.level
@@ -372,7 +370,6 @@ class Match:
                     # Inlined _do_play for the common case: the trick goes on.
                     i = hand.index(c)
                     del hand[i]
-                    del self._hand_acts[s][i]
                     tcards = self.tcards
                     tcards.append(c)
                     self.tseats.append(s)
@@ -509,7 +506,6 @@ class Match:
     def _do_play(self, s: int, i: int) -> tuple[Event, ...]:
         t = self._t
         self.tcards.append(self.hands[s].pop(i))
-        del self._hand_acts[s][i]
         self.tseats.append(s)
         was_card = self.phase == CARD
         if len(self.tcards) < t.n:
@@ -653,12 +649,9 @@ class Match:
             self.phase = NO_DEAL
             self._turn = -1
             self.hands = [[] for _ in range(t.n)]
-            self._hand_acts = [[] for _ in range(t.n)]
             return
-        rows = t.play_actions
         self.dealt = deal
         self.hands = [list(h) for h in deal]
-        self._hand_acts = [[rows[s][c] for c in h] for s, h in enumerate(deal)]  # type: ignore[misc]
         self.hand_number += 1
         at = t.twenty_at
         a, b = self._score[0] == at, self._score[1] == at

@@ -169,8 +169,8 @@ def cmd_bench_engine(args: argparse.Namespace) -> int:
     else:
         print(
             f"{fig.ruleset}: {fig.hands_per_second_best:,.0f} hands/s best of {args.repeat} "
-            f"(median {fig.hands_per_second_median:,.0f}); {fig.hands:,} hands, {fig.matches:,} matches, "
-            f"{fig.steps:,} steps in {fig.seconds:.1f}s, random play, legal actions at every step, one core"
+            f"(median {fig.hands_per_second_median:,.0f}); {fig.hands:,} hands, {fig.matches:,} matches "
+            f"in {fig.seconds:.1f}s; random play, legal actions at every step, one core"
         )
     return 0
 
