@@ -51,5 +51,5 @@ def bench_engine(rules: Ruleset, seconds: float = 2.0, repeat: int = 5, seed: in
         total_matches += matches
         elapsed += took
     return EngineFigure(
-        rules.name, max(rates), statistics.median(rates), total_hands, total_matches, total_steps, elapsed
+        rules.name, max(rates), statistics.median(rates), total_hands, total_matches, elapsed
     )
