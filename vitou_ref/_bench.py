@@ -50,6 +50,4 @@ def bench_engine(rules: Ruleset, seconds: float = 2.0, repeat: int = 5, seed: in
         total_hands += hands
         total_matches += matches
         elapsed += took
-    return EngineFigure(
-        rules.name, max(rates), statistics.median(rates), total_hands, total_matches, elapsed
-    )
+    return EngineFigure(rules.name, max(rates), statistics.median(rates), total_hands, total_matches, elapsed)

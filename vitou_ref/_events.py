@@ -29,6 +29,7 @@ class HandEvent:
     row: str | None = field(default=None, compare=False)
     level: int | str | None = field(default=None, compare=False)  # the bid in force (None: no bid)
     bidder: str | None = field(default=None, compare=False)  # the side of the latest bid
+    mode: str | None = field(default=None, compare=False)  # normal, twenty or twenty_twenty
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -55,7 +56,7 @@ Event = TrickEvent | HandEvent | MatchEvent
 
 _new = object.__new__
 _hand_setters = tuple(
-    HandEvent.__dict__[f].__set__ for f in ("winner", "points", "reason", "score", "row", "level", "bidder")
+    HandEvent.__dict__[f].__set__ for f in ("winner", "points", "reason", "score", "row", "level", "bidder", "mode")
 )
 
 
@@ -67,10 +68,11 @@ def hand_event(
     row: str | None,
     level: int | str | None,
     bidder: str | None,
+    mode: str,
 ) -> HandEvent:
     """A HandEvent built without the dataclass __init__, which costs three times as much; the engine makes one per hand."""
     ev = _new(HandEvent)
-    s_winner, s_points, s_reason, s_score, s_row, s_level, s_bidder = _hand_setters
+    s_winner, s_points, s_reason, s_score, s_row, s_level, s_bidder, s_mode = _hand_setters
     s_winner(ev, winner)
     s_points(ev, points)
     s_reason(ev, reason)
@@ -78,4 +80,5 @@ def hand_event(
     s_row(ev, row)
     s_level(ev, level)
     s_bidder(ev, bidder)
+    s_mode(ev, mode)
     return ev

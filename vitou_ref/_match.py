@@ -617,7 +617,9 @@ class Match:
         if side >= 0:
             self._score[side] += gained
         score = tuple(zip(t.side_ids, self._score))
-        hand = hand_event(t.side_ids[side] if side >= 0 else None, points, reason, score, row, level, bidder)
+        hand = hand_event(
+            t.side_ids[side] if side >= 0 else None, points, reason, score, row, level, bidder, MODE_NAMES[self.mode]
+        )
         rotate = True
         if self.mode == TWENTY_TWENTY:
             if reason == "passed":

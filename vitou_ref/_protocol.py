@@ -8,6 +8,7 @@ from typing import IO, Any
 
 from ._actions import Malformed, action_from_json
 from ._errors import IllegalAction, SetupError, VitouError
+from ._events import Event
 from ._match import Match
 from ._model import Ruleset
 from ._tables import Tables, tables_for
@@ -16,8 +17,12 @@ PROTOCOL = 1
 MAX_LINE = 16 * 1024 * 1024
 
 
-def run_case(t: Tables, setup: Any, actions: Any, seq: Any = None) -> dict[str, Any]:
-    """The response to one ``run`` request (the errored form when the setup cannot be used)."""
+def run_case(t: Tables, setup: Any, actions: Any, seq: Any = None, trace: list[Event] | None = None) -> dict[str, Any]:
+    """The response to one ``run`` request (the errored form when the setup cannot be used).
+
+    ``trace``, when given, receives every event as the interpreter made it
+    (with what the protocol leaves out, such as the resolution row).
+    """
     if not isinstance(setup, Mapping):
         return errored(seq, "setup must be a JSON object")
     if not isinstance(actions, list):
@@ -39,6 +44,8 @@ def run_case(t: Tables, setup: Any, actions: Any, seq: Any = None) -> dict[str, 
         except IllegalAction as exc:
             steps.append({"ok": False, "error": exc.code})
             continue
+        if trace is not None:
+            trace.extend(events)
         steps.append(
             {"ok": True, "events": [e.to_json() for e in events], "legal": [a.to_json() for a in match.legal_actions()]}
         )

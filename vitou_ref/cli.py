@@ -51,6 +51,26 @@ def build_parser() -> argparse.ArgumentParser:
     engine.add_argument("--format", choices=("text", "json"), default="text")
     engine.set_defaults(run=cmd_bench_engine)
 
+    fixtures = sub.add_parser("fixtures", help="the conformance suite").add_subparsers(
+        dest="fixtures_command", metavar="SUBCOMMAND"
+    )
+    fixtures.required = True
+    fcheck = fixtures.add_parser(
+        "check", help="validate the suite: schema, ids, rule discipline, all pass on the reference, coverage"
+    )
+    fcheck.add_argument("--suite", metavar="DIR", help="a directory or file of cases (default: the bundled suite)")
+    fcheck.add_argument("--ruleset", action="append", metavar="ID", help="check only these rulesets (repeatable)")
+    fcheck.add_argument("--no-coverage", action="store_true", help="do not require full coverage")
+    fcheck.add_argument("--format", choices=("text", "json"), default="text")
+    fcheck.set_defaults(run=cmd_fixtures_check)
+    fexport = fixtures.add_parser(
+        "export", help="write the whole suite as one document, for harnesses in other languages"
+    )
+    fexport.add_argument("--suite", metavar="DIR")
+    fexport.add_argument("--format", choices=("json",), default="json")
+    fexport.add_argument("--output", "-o", metavar="FILE", help="write here instead of standard output")
+    fexport.set_defaults(run=cmd_fixtures_export)
+
     adapter = sub.add_parser("adapter", help="serve the reference over protocol v1 on stdin/stdout")
     adapter.add_argument("--rules", metavar="FILE")
     adapter.set_defaults(run=cmd_adapter)
@@ -172,6 +192,42 @@ def cmd_bench_engine(args: argparse.Namespace) -> int:
             f"(median {fig.hands_per_second_median:,.0f}); {fig.hands:,} hands, {fig.matches:,} matches "
             f"in {fig.seconds:.1f}s; random play, legal actions at every step, one core"
         )
+    return 0
+
+
+def cmd_fixtures_check(args: argparse.Namespace) -> int:
+    from ._suitecheck import check_suite
+
+    report = check_suite(args.suite, args.ruleset, coverage=not args.no_coverage)
+    if args.format == "json":
+        _print_json(report.to_json())
+        return 0 if report.ok else 1
+    if report.suite is not None:
+        print(f"suite: {report.suite.root} ({len(report.suite.files)} files, {len(report.suite.cases)} cases)")
+    for name, n in report.checked.items():
+        failed = sum(1 for f in report.failures if f.ruleset == name)
+        print(f"{name}: {n - failed}/{n} cases pass on the reference")
+        cov = report.coverage.get(name)
+        if cov is not None:
+            parts = ", ".join(f"{kind} {a}/{b}" for kind, (a, b) in cov.summary().items())
+            print(f"  coverage: {parts}")
+    for f in report.failures:
+        print(f"FAIL {f.describe()}")
+    for p in report.problems:
+        print(str(p))
+    print("OK" if report.ok else f"FAILED: {len(report.failures)} failing case(s), {len(report.problems)} problem(s)")
+    return 0 if report.ok else 1
+
+
+def cmd_fixtures_export(args: argparse.Namespace) -> int:
+    from ._export import export_suite
+
+    text = json.dumps(export_suite(args.suite), indent=1, ensure_ascii=False) + "\n"
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    else:
+        sys.stdout.write(text)
     return 0
 
 

@@ -1,0 +1,113 @@
+"""Comparing an implementation's answer to a case's expectation, down to the first differing step."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from ._fixtures import Case, Expectation
+from ._model import thaw
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """The first place an answer differs from the expectation."""
+
+    where: str  # "legal", "step 4", "final"
+    what: str  # "error", "events", "legal", "final", "steps"
+    expected: Any
+    actual: Any
+    action: Any = None  # the action of that step, if any
+
+    def describe(self) -> str:
+        act = f" ({_action_text(self.action)})" if self.action is not None else ""
+        return f"{self.where}{act}: {self.what}: expected {_j(self.expected)}, got {_j(self.actual)}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "where": self.where,
+            "what": self.what,
+            "expected": self.expected,
+            "actual": self.actual,
+            "action": self.action,
+        }
+
+
+def _j(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return text if len(text) <= 600 else text[:597] + "..."
+
+
+def _action_text(a: Any) -> str:
+    if isinstance(a, dict):
+        who = a.get("seat", a.get("side", "?"))
+        rest = " ".join(f"{k}={v}" for k, v in a.items() if k not in ("seat", "side", "act"))
+        return f"{who} {a.get('act', '?')}{(' ' + rest) if rest else ''}"
+    return json.dumps(a)
+
+
+def _key(action: Any) -> str:
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+def _as_set(actions: Any) -> list[Any] | None:
+    if not isinstance(actions, list):
+        return None
+    return sorted(actions, key=_key)
+
+
+def shape_problem(response: Any, n_actions: int) -> str | None:
+    """Why a run response cannot be compared at all (the case is then errored), or None."""
+    if not isinstance(response, dict):
+        return "the response is not a JSON object"
+    if response.get("errored") is True:
+        return f"the implementation reported an error: {str(response.get('message'))[:300]}"
+    for key in ("legal", "steps", "final"):
+        if key not in response:
+            return f"the response has no '{key}'"
+    steps = response["steps"]
+    if not isinstance(steps, list):
+        return "'steps' is not a list"
+    if len(steps) != n_actions:
+        return f"wrong number of steps: {len(steps)} for {n_actions} action(s)"
+    for i, s in enumerate(steps, 1):
+        if not isinstance(s, dict) or not isinstance(s.get("ok"), bool):
+            return f"step {i} is not a step object"
+    return None
+
+
+def compare(case: Case, expect: Expectation, response: dict[str, Any]) -> Difference | None:
+    """The first difference between ``response`` and ``expect``, or None when they agree."""
+    actions = thaw(case.actions)
+    if expect.legal is not None:
+        want = _as_set(thaw(expect.legal))
+        got = _as_set(response["legal"])
+        if want != got:
+            return Difference(
+                "legal", "legal set before the first action", want, got if got is not None else response["legal"]
+            )
+    for i, (exp, got) in enumerate(zip(expect.steps, response["steps"]), 1):
+        where = f"step {i}"
+        action = actions[i - 1]
+        if exp.error is not None:
+            if got.get("ok") is not False or got.get("error") != exp.error:
+                actual = (
+                    {"error": got.get("error")} if got.get("ok") is False else {"ok": True, "events": got.get("events")}
+                )
+                return Difference(where, "result", {"error": exp.error}, actual, action)
+            continue
+        if got.get("ok") is not True:
+            return Difference(where, "result", {"ok": True}, {"error": got.get("error")}, action)
+        want_events = thaw(exp.events)
+        if got.get("events") != want_events:
+            return Difference(where, "events", want_events, got.get("events"), action)
+        if exp.legal is not None:
+            want = _as_set(thaw(exp.legal))
+            have = _as_set(got.get("legal"))
+            if want != have:
+                return Difference(where, "legal set", want, have if have is not None else got.get("legal"), action)
+    want_final = thaw(expect.final)
+    if response["final"] != want_final:
+        return Difference("final", "final state", want_final, response["final"])
+    return None

@@ -1,0 +1,171 @@
+"""``vitou fixtures check``: schema, ids, rule discipline, every case passing on the reference, coverage."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._compare import Difference, compare, shape_problem
+from ._coverage import Coverage, new_coverage, record
+from ._errors import InputError, UnknownRuleset
+from ._events import Event
+from ._fixtures import Case, Suite, load_suite
+from ._model import Ruleset, thaw
+from ._problems import Problem
+from ._protocol import run_case
+from ._registry import load_ruleset
+from ._tables import tables_for
+
+# A rejected action must be followed by an accepted one, to show the state was
+# left as it was; after these two nothing can be accepted, so they are exempt.
+TERMINAL_CODES = frozenset({"MATCH_OVER", "NO_DEAL"})
+
+
+@dataclass
+class CaseFailure:
+    case: Case
+    ruleset: str
+    difference: Difference | None
+    message: str
+
+    def describe(self) -> str:
+        return f"{self.case.id} [{self.ruleset}] {self.case.source}:{self.case.line}: {self.message}"
+
+
+@dataclass
+class SuiteReport:
+    suite: Suite | None
+    problems: list[Problem] = field(default_factory=list)
+    failures: list[CaseFailure] = field(default_factory=list)
+    coverage: dict[str, Coverage] = field(default_factory=dict)
+    checked: dict[str, int] = field(default_factory=dict)  # ruleset -> cases run
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and not self.failures
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "suite": self.suite.root if self.suite else None,
+            "cases": len(self.suite.cases) if self.suite else 0,
+            "checked": self.checked,
+            "problems": [p.to_json() for p in self.problems],
+            "failures": [
+                {
+                    "id": f.case.id,
+                    "ruleset": f.ruleset,
+                    "message": f.message,
+                    "difference": f.difference.to_json() if f.difference else None,
+                }
+                for f in self.failures
+            ],
+            "coverage": {k: v.to_json() for k, v in self.coverage.items()},
+        }
+
+
+def reference_run(rules: Ruleset, case: Case, actions: Any = None) -> tuple[dict[str, Any], list[Event]]:
+    trace: list[Event] = []
+    response = run_case(
+        tables_for(rules), thaw(case.setup), thaw(case.actions) if actions is None else actions, 1, trace
+    )
+    return response, trace
+
+
+def check_suite(
+    path: str | None = None,
+    rulesets: list[str] | None = None,
+    extra: dict[str, Ruleset] | None = None,
+    coverage: bool = True,
+) -> SuiteReport:
+    try:
+        suite = load_suite(path)
+    except InputError as exc:
+        return SuiteReport(None, list(exc.problems))
+    report = SuiteReport(suite)
+    names = rulesets or suite.rulesets()
+    loaded: dict[str, Ruleset] = {}
+    for name in names:
+        if extra and name in extra:
+            loaded[name] = extra[name]
+            continue
+        try:
+            loaded[name] = load_ruleset(name)
+        except (UnknownRuleset, InputError) as exc:
+            report.problems.append(Problem("FIXTURE_RULESET_UNKNOWN", str(exc), suite.root))
+    for name, rules in loaded.items():
+        cov = new_coverage(rules)
+        report.coverage[name] = cov
+        cases = suite.applicable(name)
+        report.checked[name] = len(cases)
+        for case in cases:
+            _check_case(report, rules, case, cov)
+        if coverage:
+            for kind, missing in cov.gaps().items():
+                for item in missing:
+                    report.problems.append(
+                        Problem("COVERAGE_GAP", f"{name}: no case covers {_kind_word(kind)} {item}", suite.root)
+                    )
+    return report
+
+
+def _kind_word(kind: str) -> str:
+    return {
+        "clauses": "clause",
+        "codes": "error code",
+        "rows": "resolution row",
+        "accepted": "an accepted bid of",
+        "refused": "a refused bid of",
+        "endings": "the ending:",
+    }[kind]
+
+
+def _check_case(report: SuiteReport, rules: Ruleset, case: Case, cov: Coverage) -> None:
+    name = rules.name
+
+    def problem(code: str, message: str) -> None:
+        report.problems.append(Problem(code, f"{case.id} [{name}]: {message}", case.source, case.line))
+
+    clause_ids = {c.id for c in rules.clauses}
+    for clause in case.clauses:
+        if clause not in clause_ids:
+            problem("FIXTURE_CLAUSE_UNKNOWN", f"declares clause {clause!r}, which {name} does not have")
+    expect = case.expectation(name)
+    codes = {e.code: e.clause for e in rules.errors}
+    steps = expect.steps
+    for i, step in enumerate(steps, 1):
+        if step.error is None:
+            continue
+        if step.error not in codes:
+            problem("FIXTURE_CODE_UNKNOWN", f"step {i} expects {step.error}, which {name} does not define")
+            continue
+        if codes[step.error] not in case.clauses:
+            problem(
+                "FIXTURE_CLAUSE_UNDECLARED",
+                f"step {i} expects {step.error}, which enforces clause {codes[step.error]}; declare it in 'clauses'",
+            )
+        if step.error not in TERMINAL_CODES and not any(s.error is None for s in steps[i:]):
+            problem(
+                "FIXTURE_NEGATIVE_UNFOLLOWED",
+                f"step {i} is rejected but no accepted step follows to show the position unchanged",
+            )
+    response, trace = reference_run(rules, case)
+    bad_shape = shape_problem(response, len(thaw(case.actions)))
+    if bad_shape is not None:
+        report.failures.append(CaseFailure(case, name, None, f"the reference cannot run it: {bad_shape}"))
+        return
+    diff = compare(case, expect, response)
+    if diff is not None:
+        report.failures.append(CaseFailure(case, name, diff, f"the reference differs at {diff.describe()}"))
+        return
+    # A rejected action changes nothing: the same case without it gives the same answers.
+    actions = thaw(case.actions)
+    for i, step in enumerate(steps):
+        if step.error is None:
+            continue
+        without = actions[:i] + actions[i + 1 :]
+        again, _ = reference_run(rules, case, without)
+        same_steps = again["steps"] == response["steps"][:i] + response["steps"][i + 1 :]
+        if not same_steps or again["final"] != response["final"]:
+            problem("FIXTURE_NEGATIVE_CHANGES_STATE", f"removing the rejected step {i + 1} changes the other answers")
+    record(cov, rules, case, trace)
