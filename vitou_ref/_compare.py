@@ -57,10 +57,12 @@ def _as_set(actions: Any) -> list[Any] | None:
     return sorted(actions, key=_key)
 
 
-def shape_problem(response: Any, n_actions: int) -> str | None:
+def shape_problem(response: Any, n_actions: int, errored_expected: bool = False) -> str | None:
     """Why a run response cannot be compared at all (the case is then errored), or None."""
     if not isinstance(response, dict):
         return "the response is not a JSON object"
+    if errored_expected:
+        return None
     if response.get("errored") is True:
         return f"the implementation reported an error: {str(response.get('message'))[:300]}"
     for key in ("legal", "steps", "final"):
@@ -79,6 +81,10 @@ def shape_problem(response: Any, n_actions: int) -> str | None:
 
 def compare(case: Case, expect: Expectation, response: dict[str, Any]) -> Difference | None:
     """The first difference between ``response`` and ``expect``, or None when they agree."""
+    if expect.errored:
+        if response.get("errored") is True:
+            return None
+        return Difference("request", "errored", {"errored": True}, {k: response.get(k) for k in ("legal", "final")})
     actions = thaw(case.actions)
     if expect.legal is not None:
         want = _as_set(thaw(expect.legal))

@@ -150,13 +150,16 @@ def _check_case(report: SuiteReport, rules: Ruleset, case: Case, cov: Coverage) 
                 f"step {i} is rejected but no accepted step follows to show the position unchanged",
             )
     response, trace = reference_run(rules, case)
-    bad_shape = shape_problem(response, len(thaw(case.actions)))
+    bad_shape = shape_problem(response, len(thaw(case.actions)), expect.errored)
     if bad_shape is not None:
         report.failures.append(CaseFailure(case, name, None, f"the reference cannot run it: {bad_shape}"))
         return
     diff = compare(case, expect, response)
     if diff is not None:
         report.failures.append(CaseFailure(case, name, diff, f"the reference differs at {diff.describe()}"))
+        return
+    if expect.errored:
+        record(cov, rules, case, trace)
         return
     # A rejected action changes nothing: the same case without it gives the same answers.
     actions = thaw(case.actions)
