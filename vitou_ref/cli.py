@@ -71,6 +71,38 @@ def build_parser() -> argparse.ArgumentParser:
     fexport.add_argument("--output", "-o", metavar="FILE", help="write here instead of standard output")
     fexport.set_defaults(run=cmd_fixtures_export)
 
+    cert = sub.add_parser(
+        "certify",
+        help="certify an implementation against the conformance suite (the bundled reference by default)",
+        description="Start the implementation once, send it every applicable case over protocol v1, "
+        "compare, and report. Exit status: 0 conformant, 1 not conformant, 2 the harness could not run.",
+    )
+    cert.add_argument(
+        "--impl", metavar="COMMAND", help="the implementation's command line (split like a shell's, never run by one)"
+    )
+    cert.add_argument(
+        "--ruleset",
+        action="append",
+        metavar="ID",
+        help="ruleset id or id/version (repeatable; 'all': every ruleset of the suite)",
+    )
+    cert.add_argument("--suite", metavar="DIR", help="another directory or file of cases")
+    cert.add_argument("--only", action="append", metavar="IDS", help="case ids or globs, comma-separated (repeatable)")
+    cert.add_argument("--expect", metavar="FILE", help="known failures: a YAML mapping of case id to reason")
+    cert.add_argument("--report", metavar="FILE.jsonl", help="write a JSON-lines report as results arrive")
+    cert.add_argument("--junit", metavar="FILE.xml", help="write a JUnit XML report")
+    cert.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    cert.add_argument("--save-failed", metavar="DIR", help="write each failing case as a standalone fixture")
+    cert.add_argument(
+        "--validate-protocol", action="store_true", help="check every answer against the protocol's JSON Schemas"
+    )
+    cert.add_argument("--smoke", action="store_true", help="only the handshake and three basic cases")
+    cert.add_argument("--timeout", type=float, default=10.0, metavar="SEC", help="per request (default 10)")
+    cert.add_argument(
+        "--max-restarts", type=int, default=3, metavar="N", help="restarts after a crash or hang (default 3)"
+    )
+    cert.set_defaults(run=cmd_certify)
+
     adapter = sub.add_parser("adapter", help="serve the reference over protocol v1 on stdin/stdout")
     adapter.add_argument("--rules", metavar="FILE")
     adapter.set_defaults(run=cmd_adapter)
@@ -229,6 +261,12 @@ def cmd_fixtures_export(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+def cmd_certify(args: argparse.Namespace) -> int:
+    from ._certifycmd import certify
+
+    return certify(args)
 
 
 def cmd_adapter(args: argparse.Namespace) -> int:

@@ -1,0 +1,96 @@
+"""A deliberately broken implementation of protocol v1, for testing the harness.
+
+Usage: python fake_impl.py MODE [N]
+It answers like the reference, except as MODE says, from the N-th run request on (default 2):
+  good        no fault
+  wrong       every score in 'final' is off by one
+  crash       exits in the middle of the N-th case
+  hang        stops answering at the N-th case
+  garbage     prints a line that is not JSON for the N-th case
+  huge        prints a line of 20 MB for the N-th case
+  seq         answers the N-th case with the wrong seq
+  steps       drops a step from the N-th answer
+  extra       prints an extra line after the N-th answer
+  nostart     exits without answering start
+  badstart    answers start with something unusable
+  stderr      writes to stderr without end (and answers correctly)
+  noruleset   announces no ruleset
+  crashall    crashes at every case from the N-th on (restarts do not help)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+import time
+
+from vitou_ref.adapter import build_server
+
+
+def main() -> int:
+    mode = sys.argv[1]
+    at = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+    server = build_server()
+    out = sys.stdout
+    runs = 0
+    if mode == "stderr":
+
+        def flood() -> None:
+            chunk = "noise " * 1000 + "\n"
+            while True:
+                try:
+                    sys.stderr.write(chunk)
+                    sys.stderr.flush()
+                except Exception:
+                    return
+
+        threading.Thread(target=flood, daemon=True).start()
+    for line in sys.stdin:
+        req = json.loads(line)
+        if req.get("cmd") == "start":
+            if mode == "nostart":
+                return 3
+            if mode == "badstart":
+                out.write('{"hello": "world"}\n')
+                out.flush()
+                continue
+        if req.get("cmd") == "run":
+            runs += 1
+        resp = server.handle(line)
+        if resp is None:
+            return 0
+        if mode == "noruleset" and req.get("cmd") == "start":
+            resp["rulesets"] = []
+        faulty = req.get("cmd") == "run" and (runs == at or (mode in ("wrong", "crashall") and runs >= at))
+        if faulty:
+            if mode == "wrong" and "final" in resp:
+                resp["final"]["score"] = {k: v + 1 for k, v in resp["final"]["score"].items()}
+            elif mode in ("crash", "crashall"):
+                out.write('{"seq": ')
+                out.flush()
+                os._exit(1)
+            elif mode == "hang":
+                time.sleep(3600)
+            elif mode == "garbage":
+                out.write("this is not json\n")
+                out.flush()
+                continue
+            elif mode == "huge":
+                out.write('{"seq": 1, "x": "' + "x" * (20 * 1024 * 1024) + '"}\n')
+                out.flush()
+                continue
+            elif mode == "seq":
+                resp["seq"] = resp["seq"] + 100
+            elif mode == "steps" and resp.get("steps"):
+                resp["steps"] = resp["steps"][:-1]
+            elif mode == "extra":
+                out.write(json.dumps(resp) + "\n")
+        out.write(json.dumps(resp) + "\n")
+        out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,142 @@
+"""``vitou certify``: turning the command line into a certification run and its reports."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from typing import Any
+
+from ._certify import REFERENCE_COMMAND, SMOKE_IDS, Certifier, HarnessError, Options, Run
+from ._connection import split_command
+from ._errors import InputError, UnknownRuleset
+from ._fixtures import Case, Suite, cases_matching, load_suite
+from ._model import Ruleset
+from ._problems import Problem
+from ._registry import load_ruleset, resolve_name
+from ._reports import (
+    JsonlReport,
+    exit_status,
+    render_json,
+    render_markdown,
+    render_text,
+    save_failed,
+    verdicts,
+    write_junit,
+)
+from ._yamlsafe import load_path
+
+
+def load_expect(path: str) -> dict[str, str]:
+    doc = load_path(path)
+    data = doc.data
+    if isinstance(data, dict) and "known_failures" in data:
+        data = data["known_failures"]
+    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
+        raise InputError([doc.problem("EXPECT_FORMAT", "known failures are a mapping of case id to reason")])
+    return dict(data)
+
+
+def _rulesets(args: argparse.Namespace, suite: Suite) -> list[str]:
+    asked = args.ruleset or ["vitou"]
+    if "all" in asked:
+        return suite.rulesets()
+    names = []
+    for r in asked:
+        try:
+            names.append(resolve_name(r))
+        except UnknownRuleset:
+            names.append(r)  # a ruleset the suite may know even if this package does not ship it
+    return names
+
+
+def _rules(names: list[str]) -> dict[str, Ruleset | None]:
+    out: dict[str, Ruleset | None] = {}
+    for n in names:
+        try:
+            out[n] = load_ruleset(n)
+        except (UnknownRuleset, InputError):
+            out[n] = None
+    return out
+
+
+def certify(args: argparse.Namespace) -> int:
+    if args.timeout <= 0 or args.max_restarts < 0:
+        print("vitou certify: --timeout must be positive and --max-restarts 0 or more", file=sys.stderr)
+        return 2
+    try:
+        argv = split_command(args.impl) if args.impl else list(REFERENCE_COMMAND)
+    except ValueError as exc:
+        print(f"vitou certify: --impl: {exc}", file=sys.stderr)
+        return 2
+    label = args.impl or "the bundled reference (python -m vitou_ref.adapter)"
+    suite = load_suite(args.suite)
+    names = _rulesets(args, suite)
+    unknown = [n for n in names if not suite.applicable(n)]
+    if unknown:
+        print(f"vitou certify: no case of the suite applies to {', '.join(unknown)}", file=sys.stderr)
+        return 2
+    patterns = [p.strip() for chunk in (args.only or []) for p in chunk.split(",")]
+    if args.smoke:
+        patterns = list(SMOKE_IDS)
+    expect = load_expect(args.expect) if args.expect else {}
+    missing = sorted(k for k in expect if not any(c.id == k for c in suite.cases))
+    if missing:
+        raise InputError(
+            [Problem("EXPECT_UNKNOWN_CASE", f"{', '.join(missing)}: no such case in the suite", args.expect)]
+        )
+    cases: dict[str, list[Case]] = {}
+    for n in names:
+        chosen = cases_matching(suite.applicable(n), patterns)
+        if args.smoke and not chosen:
+            chosen = suite.applicable(n)[:3]
+        cases[n] = chosen
+    if not any(cases.values()):
+        print("vitou certify: --only matches no case", file=sys.stderr)
+        return 2
+    rules = _rules(names)
+    options = Options(
+        argv=argv,
+        label=label,
+        rulesets=names,
+        only=patterns,
+        expect=expect,
+        timeout=args.timeout,
+        max_restarts=args.max_restarts,
+        validate_protocol=args.validate_protocol,
+    )
+    jsonl = JsonlReport(args.report, suite.root, rules) if args.report else None
+    listener = jsonl.listen if jsonl else (lambda kind, payload: None)
+    try:
+        run = Certifier(suite, cases, options, listener).run()
+    except HarnessError as exc:
+        if jsonl:
+            jsonl.abort(str(exc))
+        print(f"vitou certify: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        if jsonl:
+            jsonl.abort("interrupted")
+        raise
+    vs = verdicts(run, rules)
+    if args.junit:
+        write_junit(args.junit, run, vs)
+    if args.save_failed:
+        written = save_failed(args.save_failed, run, args.impl or shlex.join(REFERENCE_COMMAND))
+        if written:
+            print(f"saved {len(written)} failing case(s) under {args.save_failed}", file=sys.stderr)
+    _print(args.format, run, vs)
+    return exit_status(vs)
+
+
+def _print(fmt: str, run: Run, vs: Any) -> None:
+    if fmt == "json":
+        print(json.dumps(render_json(run, vs), indent=2, ensure_ascii=False))
+    elif fmt == "markdown":
+        sys.stdout.write(render_markdown(run, vs))
+    else:
+        sys.stdout.write(render_text(run, vs))
+
+
+__all__ = ["certify", "load_expect"]

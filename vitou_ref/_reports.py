@@ -1,0 +1,288 @@
+"""What certification reports: verdicts, pass rates by section and clause, and the JSONL, JUnit and text forms."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from . import __version__
+from ._certify import ERRORED, FAILED, PASSED, SKIPPED, XFAIL, XPASS, CaseResult, Run
+from ._model import Ruleset
+
+SECTION_TITLES = {
+    "01": "Partners, rank and deal",
+    "02": "Win the hand and tied tricks",
+    "03": "Raise, accept or refuse",
+    "04": "The twenty-point ending",
+    "05": "Refusal is a score decision",
+    "06": "Signals and table talk",
+}
+
+
+@dataclass
+class Verdict:
+    ruleset: str
+    counts: dict[str, int]
+    total: int
+    clauses_passed: int
+    clauses_total: int
+    sections: dict[str, tuple[int, int]] = field(default_factory=dict)  # section -> (passed, cases)
+    clauses: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+    @property
+    def status(self) -> str:
+        if self.total and self.counts.get(SKIPPED, 0) == self.total:
+            return "not offered"
+        if any(self.counts.get(k, 0) for k in (FAILED, ERRORED, XPASS)):
+            return "not conformant"
+        if self.counts.get(XFAIL, 0):
+            return "known failures only"
+        return "conformant"
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("conformant", "known failures only")
+
+    def line(self) -> str:
+        passed = self.counts.get(PASSED, 0)
+        head = "CONFORMANT" if self.status == "conformant" else "NOT CONFORMANT"
+        text = f"{head} {self.ruleset}: {passed}/{self.total} cases, {self.clauses_passed}/{self.clauses_total} clauses"
+        extra = [f"{self.counts[k]} {k}" for k in (FAILED, ERRORED, SKIPPED, XFAIL, XPASS) if self.counts.get(k)]
+        if extra:
+            text += f" ({', '.join(extra)})"
+        if self.status == "known failures only":
+            text += "; every failure is a listed known failure"
+        if self.status == "not offered":
+            text += "; the implementation does not offer this ruleset"
+        return text
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset,
+            "status": self.status,
+            "line": self.line(),
+            "counts": self.counts,
+            "total": self.total,
+            "clauses": {"passed": self.clauses_passed, "total": self.clauses_total},
+            "by_section": {s: {"passed": a, "cases": b} for s, (a, b) in sorted(self.sections.items())},
+            "by_clause": {c: {"passed": a, "cases": b} for c, (a, b) in sorted(self.clauses.items())},
+        }
+
+
+def verdicts(run: Run, rules: Mapping[str, Ruleset | None]) -> list[Verdict]:
+    out = []
+    for name in run.options.rulesets:
+        results = run.for_ruleset(name)
+        counts: dict[str, int] = {}
+        for r in results:
+            counts[r.outcome] = counts.get(r.outcome, 0) + 1
+        ruleset = rules.get(name)
+        section_of = {c.id: c.section for c in ruleset.clauses} if ruleset else {}
+        by_clause: dict[str, list[bool]] = {}
+        by_section: dict[str, list[bool]] = {}
+        for r in results:
+            if r.outcome == SKIPPED:
+                continue
+            good = r.outcome == PASSED
+            seen_sections = set()
+            for clause in r.case.clauses:
+                by_clause.setdefault(clause, []).append(good)
+                seen_sections.add(section_of.get(clause, "?"))
+            for s in seen_sections:
+                by_section.setdefault(s, []).append(good)
+        clauses = {c: (sum(v), len(v)) for c, v in by_clause.items()}
+        out.append(
+            Verdict(
+                name,
+                counts,
+                len(results),
+                sum(1 for a, b in clauses.values() if a == b),
+                len(clauses),
+                {s: (sum(v), len(v)) for s, v in by_section.items()},
+                clauses,
+            )
+        )
+    return out
+
+
+def exit_status(vs: list[Verdict]) -> int:
+    return 0 if vs and all(v.ok for v in vs) else 1
+
+
+# ------------------------------------------------------------------ text
+
+
+def render_text(run: Run, vs: list[Verdict]) -> str:
+    lines: list[str] = []
+    impl = run.implementation or {}
+    lines.append(
+        f"implementation: {impl.get('name', '?')} {impl.get('version', '?')} ({impl.get('language', '?')}); "
+        f"offers {', '.join(run.offered) or 'nothing'}"
+    )
+    lines.append(f"suite: {len(run.suite.cases)} cases; {len(run.results)} run in {run.seconds:.2f}s")
+    if run.restarts:
+        lines.append(f"restarts: {run.restarts}")
+    if run.fatal:
+        lines.append(f"stopped early: {run.fatal}")
+    for r in run.results:
+        if r.outcome in (FAILED, ERRORED, XPASS):
+            lines.append(f"{r.outcome.upper()} {r.case.id} [{r.ruleset}] {r.case.title}")
+            lines.append(f"    {r.reason}")
+            lines.append(f"    {r.case.source}:{r.case.line}")
+    for v in vs:
+        lines.append("")
+        lines.append(f"{v.ruleset} by rules-text section:")
+        for s, (a, b) in sorted(v.sections.items()):
+            lines.append(f"  §{s} {SECTION_TITLES.get(s, '')}: {a}/{b} cases")
+        weak = {c: ab for c, ab in v.clauses.items() if ab[0] != ab[1]}
+        lines.append(f"{v.ruleset} by clause: {v.clauses_passed}/{v.clauses_total} clauses pass every case")
+        for c, (a, b) in sorted(weak.items()):
+            lines.append(f"  {c}: {a}/{b} cases")
+    lines.append("")
+    lines.extend(v.line() for v in vs)
+    return "\n".join(lines) + "\n"
+
+
+def render_markdown(run: Run, vs: list[Verdict]) -> str:
+    impl = run.implementation or {}
+    out = [f"# Certification of {impl.get('name', '?')} {impl.get('version', '?')}", ""]
+    for v in vs:
+        out += [f"**{v.line()}**", ""]
+        out += ["| §section | cases passed |", "|---|---|"]
+        out += [f"| §{s} {SECTION_TITLES.get(s, '')} | {a}/{b} |" for s, (a, b) in sorted(v.sections.items())]
+        out += ["", "| clause | cases passed |", "|---|---|"]
+        out += [f"| `{c}` | {a}/{b} |" for c, (a, b) in sorted(v.clauses.items())]
+        out.append("")
+    bad = [r for r in run.results if r.outcome in (FAILED, ERRORED, XPASS)]
+    if bad:
+        out += ["## Divergences", "", "| case | ruleset | outcome | first difference |", "|---|---|---|---|"]
+        out += [f"| {r.case.id} | {r.ruleset} | {r.outcome} | {_md(r.reason or '')} |" for r in bad]
+        out.append("")
+    return "\n".join(out)
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render_json(run: Run, vs: list[Verdict]) -> dict[str, Any]:
+    return {
+        "harness": {"name": "vitou certify", "version": __version__},
+        "implementation": run.implementation,
+        "offered": run.offered,
+        "seconds": round(run.seconds, 3),
+        "restarts": run.restarts,
+        "fatal": run.fatal,
+        "verdicts": [v.to_json() for v in vs],
+        "cases": [r.to_json() for r in run.results],
+    }
+
+
+# ----------------------------------------------------------------- files
+
+
+class JsonlReport:
+    """A JSON-lines report written as results arrive: nothing obtained is lost if the run stops."""
+
+    def __init__(self, path: str, suite_root: str, rules: Mapping[str, Ruleset | None]) -> None:
+        self.fh: IO[str] = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed by listen("end")
+        self.suite_root = suite_root
+        self.rules = rules
+
+    def _write(self, obj: dict[str, Any]) -> None:
+        self.fh.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
+        self.fh.flush()
+
+    def listen(self, kind: str, payload: Any) -> None:
+        if kind == "start":
+            run: Run = payload
+            self._write(
+                {
+                    "type": "header",
+                    "harness": {"name": "vitou certify", "version": __version__},
+                    "suite": {"path": self.suite_root, "cases": len(run.suite.cases)},
+                    "spec": {n: (r.content_hash if r else None) for n, r in self.rules.items()},
+                    "implementation": run.implementation,
+                    "offered": run.offered,
+                    "rulesets": run.options.rulesets,
+                    "started": run.started,
+                }
+            )
+        elif kind == "case":
+            result: CaseResult = payload
+            self._write(result.to_json())
+        elif kind == "end":
+            run = payload
+            vs = verdicts(run, self.rules)
+            self._write(
+                {
+                    "type": "footer",
+                    "seconds": round(run.seconds, 3),
+                    "restarts": run.restarts,
+                    "fatal": run.fatal,
+                    "verdicts": [v.to_json() for v in vs],
+                }
+            )
+            self.fh.close()
+
+    def abort(self, message: str) -> None:
+        if not self.fh.closed:
+            self._write({"type": "footer", "fatal": message, "verdicts": []})
+            self.fh.close()
+
+
+def write_junit(path: str, run: Run, vs: list[Verdict]) -> None:
+    suites = ET.Element("testsuites", name="vitou certify")
+    for v in vs:
+        results = run.for_ruleset(v.ruleset)
+        ts = ET.SubElement(
+            suites,
+            "testsuite",
+            name=v.ruleset,
+            tests=str(len(results)),
+            failures=str(v.counts.get(FAILED, 0) + v.counts.get(XPASS, 0)),
+            errors=str(v.counts.get(ERRORED, 0)),
+            skipped=str(v.counts.get(SKIPPED, 0) + v.counts.get(XFAIL, 0)),
+            time=f"{sum(r.seconds for r in results):.4f}",
+        )
+        for r in results:
+            tc = ET.SubElement(
+                ts,
+                "testcase",
+                classname=f"{v.ruleset}.{r.case.group}",
+                name=f"{r.case.id} {r.case.title}",
+                time=f"{r.seconds:.4f}",
+            )
+            if r.outcome in (FAILED, XPASS):
+                el = ET.SubElement(tc, "failure", message=(r.reason or "")[:500])
+                el.text = r.reason or ""
+            elif r.outcome == ERRORED:
+                el = ET.SubElement(tc, "error", message=(r.reason or "")[:500])
+                el.text = r.reason or ""
+            elif r.outcome in (SKIPPED, XFAIL):
+                ET.SubElement(tc, "skipped", message=r.reason or "")
+    ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def save_failed(directory: str, run: Run, impl_command: str) -> list[str]:
+    """Each failing case as a standalone fixture file, with the command that reruns it."""
+    import yaml
+
+    os.makedirs(directory, exist_ok=True)
+    written = []
+    for r in run.results:
+        if r.outcome not in (FAILED, ERRORED, XPASS):
+            continue
+        path = os.path.join(directory, f"{r.case.id}.yaml")
+        rerun = f"vitou certify --impl {shlex.quote(impl_command)} --ruleset {r.ruleset} --suite {shlex.quote(path)}"
+        doc = {"format": 1, "title": f"{r.case.id}, saved by vitou certify", "cases": [r.case.to_json()]}
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(f"# {r.outcome}: {r.reason}\n# rerun: {rerun}\n")
+            yaml.safe_dump(doc, fh, sort_keys=False, allow_unicode=True, width=120)
+        written.append(path)
+    return written
