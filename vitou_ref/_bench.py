@@ -6,6 +6,7 @@ import random
 import statistics
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from ._match import Match
 from ._model import Ruleset
@@ -51,3 +52,69 @@ def bench_engine(rules: Ruleset, seconds: float = 2.0, repeat: int = 5, seed: in
         total_matches += matches
         elapsed += took
     return EngineFigure(rules.name, max(rates), statistics.median(rates), total_hands, total_matches, elapsed)
+
+
+@dataclass(frozen=True)
+class HarnessFigure:
+    cases: int
+    certify_seconds: float  # the whole suite against the reference, process start included
+    reference_cases_per_second: float  # through the pipe, the reference answering
+    harness_cases_per_second: float  # through the pipe, answers replayed: the harness alone
+    rounds: int
+
+
+def bench_harness(rounds: int = 5) -> HarnessFigure:
+    """Certification speed: the suite against the reference, and the harness against instant answers."""
+    import json
+    import os
+    import sys
+    import tempfile
+
+    from ._certify import REFERENCE_COMMAND, Certifier, Options
+    from ._fixtures import load_suite
+    from ._protocol import run_case
+    from ._registry import load_ruleset, shipped_names
+    from ._replay import key_of
+
+    suite = load_suite()
+    names = [n for n in suite.rulesets() if n in shipped_names()]
+    per_ruleset = {n: suite.applicable(n) for n in names}
+    total = sum(len(v) for v in per_ruleset.values())
+
+    def certify(argv: list[str], cases: dict[str, list[Any]], steady: bool) -> float:
+        opts = Options(argv=argv, label="bench", rulesets=list(cases))
+        t0 = time.perf_counter()
+        run = Certifier(suite, cases, opts).run()
+        took = time.perf_counter() - t0
+        bad = [r for r in run.results if r.bad]
+        if bad:
+            raise RuntimeError(f"{bad[0].case.id} {bad[0].outcome}: {bad[0].reason}")
+        return run.case_seconds if steady else took
+
+    certify_seconds = certify(list(REFERENCE_COMMAND), per_ruleset, steady=False)
+    repeated = {n: list(v) * rounds for n, v in per_ruleset.items()}
+    n_cases = total * rounds
+    reference = n_cases / certify(list(REFERENCE_COMMAND), repeated, steady=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "answers.jsonl")
+        with open(path, "w", encoding="utf-8") as fh:
+            from . import __version__
+
+            start = {
+                "protocol": 1,
+                "implementation": {"name": "replay", "version": __version__, "language": "python"},
+                "rulesets": names,
+            }
+            fh.write(json.dumps({"key": "start", "answer": start}) + "\n")
+            for n, cases in per_ruleset.items():
+                from ._tables import tables_for
+
+                t = tables_for(load_ruleset(n))
+                for c in cases:
+                    req = c.request(0, n)
+                    answer = run_case(t, req["setup"], req["actions"], 0)
+                    del answer["seq"]
+                    key = key_of(c.request_line(0, n)).decode()
+                    fh.write(json.dumps({"key": key, "answer": answer}) + "\n")
+        harness = n_cases / certify([sys.executable, "-m", "vitou_ref._replay", path], repeated, steady=True)
+    return HarnessFigure(total, certify_seconds, reference, harness, rounds)

@@ -82,7 +82,8 @@ class Run:
     results: list[CaseResult] = field(default_factory=list)
     restarts: int = 0
     fatal: str | None = None  # why the run could not go on
-    seconds: float = 0.0
+    seconds: float = 0.0  # the whole run, process start included
+    case_seconds: float = 0.0  # from the first request to the last answer
 
     def for_ruleset(self, ruleset: str) -> list[CaseResult]:
         return [r for r in self.results if r.ruleset == ruleset]
@@ -151,12 +152,14 @@ class Certifier:
         except Fault as exc:
             raise HarnessError(exc.message) from None
         self.listen("start", run)
+        t_cases = time.perf_counter()
         try:
             for ruleset, cases in self.cases.items():
                 for case in cases:
                     result = self._one(run, ruleset, case)
                     run.results.append(result)
                     self.listen("case", result)
+            run.case_seconds = time.perf_counter() - t_cases
         finally:
             if self.conn is not None:
                 self.conn.close(STOP)
@@ -194,8 +197,7 @@ class Certifier:
             )
         self.seq += 1
         seq = self.seq
-        request = case.request(seq, ruleset)
-        line = (json.dumps(request, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
+        line = case.request_line(seq, ruleset)
         try:
             raw = conn.exchange(line, self.opt.timeout)
         except Fault as exc:
@@ -221,7 +223,7 @@ class Certifier:
             broken = first_error(response, schema)
             if broken is not None:
                 return CaseResult(case, ruleset, ERRORED, f"the answer breaks the protocol schema: {broken}")
-        bad_shape = shape_problem(response, len(request["actions"]), expect.errored)
+        bad_shape = shape_problem(response, len(case.plain_actions), expect.errored)
         if bad_shape is not None:
             return CaseResult(case, ruleset, ERRORED, bad_shape)
         diff = compare(case, expect, response)

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._fixtures import Case, Expectation
-from ._model import thaw
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,9 +84,9 @@ def compare(case: Case, expect: Expectation, response: dict[str, Any]) -> Differ
         if response.get("errored") is True:
             return None
         return Difference("request", "errored", {"errored": True}, {k: response.get(k) for k in ("legal", "final")})
-    actions = thaw(case.actions)
+    actions = case.plain_actions
     if expect.legal is not None:
-        want = _as_set(thaw(expect.legal))
+        want = expect.plain_legal_set
         got = _as_set(response["legal"])
         if want != got:
             return Difference(
@@ -105,15 +104,15 @@ def compare(case: Case, expect: Expectation, response: dict[str, Any]) -> Differ
             continue
         if got.get("ok") is not True:
             return Difference(where, "result", {"ok": True}, {"error": got.get("error")}, action)
-        want_events = thaw(exp.events)
+        want_events = exp.plain_events
         if got.get("events") != want_events:
             return Difference(where, "events", want_events, got.get("events"), action)
         if exp.legal is not None:
-            want = _as_set(thaw(exp.legal))
+            want = exp.plain_legal_set
             have = _as_set(got.get("legal"))
             if want != have:
                 return Difference(where, "legal set", want, have if have is not None else got.get("legal"), action)
-    want_final = thaw(expect.final)
+    want_final = expect.plain_final
     if response["final"] != want_final:
         return Difference("final", "final state", want_final, response["final"])
     return None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -18,13 +20,25 @@ from ._yamlsafe import load_path
 MAX_FIXTURE_BYTES = 4 * 1024 * 1024
 
 
-@dataclass(frozen=True, slots=True)
+def _legal_key(action: Any) -> str:
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
 class StepExpect:
     """One step's expectation: rejected with ``error``, or accepted with ``events`` (and ``legal`` if given)."""
 
     error: str | None
     events: Any = ()  # frozen list of events when accepted
     legal: Any = None  # frozen list of actions, or None when not compared
+
+    @functools.cached_property
+    def plain_events(self) -> list[Any]:
+        return thaw(self.events)  # type: ignore[no-any-return]
+
+    @functools.cached_property
+    def plain_legal_set(self) -> list[Any] | None:
+        return None if self.legal is None else sorted(thaw(self.legal), key=_legal_key)
 
     def to_json(self) -> dict[str, Any]:
         if self.error is not None:
@@ -35,12 +49,20 @@ class StepExpect:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Expectation:
     legal: Any  # frozen list, or None when not compared
     steps: tuple[StepExpect, ...]
     final: Any  # frozen mapping
     errored: bool = False  # the request itself must be answered as errored
+
+    @functools.cached_property
+    def plain_final(self) -> Any:
+        return thaw(self.final)
+
+    @functools.cached_property
+    def plain_legal_set(self) -> list[Any] | None:
+        return None if self.legal is None else sorted(thaw(self.legal), key=_legal_key)
 
     def to_json(self) -> dict[str, Any]:
         if self.errored:
@@ -83,6 +105,24 @@ class Case:
     def request(self, seq: int, ruleset: str) -> dict[str, Any]:
         """The protocol request for this case, expectations removed."""
         return {"cmd": "run", "seq": seq, "ruleset": ruleset, "setup": thaw(self.setup), "actions": thaw(self.actions)}
+
+    def request_line(self, seq: int, ruleset: str) -> bytes:
+        """The request as one JSON line; everything after the seq is serialized once per ruleset."""
+        tail = self._tails.get(ruleset)
+        if tail is None:
+            body = {"ruleset": ruleset, "setup": thaw(self.setup), "actions": thaw(self.actions)}
+            tail = self._tails[ruleset] = (
+                "," + json.dumps(body, separators=(",", ":"), ensure_ascii=False)[1:] + "\n"
+            ).encode()
+        return b'{"cmd":"run","seq":' + str(seq).encode() + tail
+
+    @functools.cached_property
+    def _tails(self) -> dict[str, bytes]:
+        return {}
+
+    @functools.cached_property
+    def plain_actions(self) -> list[Any]:
+        return thaw(self.actions)  # type: ignore[no-any-return]
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {

@@ -103,6 +103,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     cert.set_defaults(run=cmd_certify)
 
+    hb = bench.add_parser("harness", help="certification speed: the whole suite, and cases per second through the pipe")
+    hb.add_argument(
+        "--rounds", type=int, default=5, help="times the suite is sent for the throughput figures (default 5)"
+    )
+    hb.add_argument("--format", choices=("text", "json"), default="text")
+    hb.set_defaults(run=cmd_bench_harness)
+
     adapter = sub.add_parser("adapter", help="serve the reference over protocol v1 on stdin/stdout")
     adapter.add_argument("--rules", metavar="FILE")
     adapter.set_defaults(run=cmd_adapter)
@@ -267,6 +274,27 @@ def cmd_certify(args: argparse.Namespace) -> int:
     from ._certifycmd import certify
 
     return certify(args)
+
+
+def cmd_bench_harness(args: argparse.Namespace) -> int:
+    from ._bench import bench_harness
+
+    if args.rounds < 1:
+        print("vitou: --rounds must be at least 1", file=sys.stderr)
+        return 2
+    fig = bench_harness(args.rounds)
+    if args.format == "json":
+        _print_json(fig.__dict__)
+    else:
+        print(
+            f"certify the reference on the whole suite ({fig.cases} cases): {fig.certify_seconds:.2f}s wall, process start included"
+        )
+        print(
+            f"through the pipe, the reference answering: {fig.reference_cases_per_second:,.0f} cases/s "
+            f"(suite sent {fig.rounds} times, one process)"
+        )
+        print(f"through the pipe, answers replayed (the harness alone): {fig.harness_cases_per_second:,.0f} cases/s")
+    return 0
 
 
 def cmd_adapter(args: argparse.Namespace) -> int:

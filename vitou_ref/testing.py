@@ -1,0 +1,33 @@
+"""Helpers for implementers who run the conformance suite inside their own tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._compare import compare, shape_problem
+from ._fixtures import Case, load_suite
+from ._model import thaw
+from ._registry import resolve_name
+
+__all__ = ["Case", "assert_conforms", "conformance_cases"]
+
+
+def conformance_cases(ruleset: str = "vitou", suite: str | None = None) -> list[Case]:
+    """The cases of the bundled suite (or of ``suite``) that apply to ``ruleset``, in order."""
+    name = resolve_name(ruleset) if "/" not in ruleset else ruleset
+    return load_suite(suite).applicable(name)
+
+
+def assert_conforms(case: Case, ruleset: str, response: Any) -> None:
+    """Raise AssertionError naming the first difference when ``response`` is not what ``case`` expects.
+
+    ``response`` is the protocol v1 answer to ``case.request(seq, ruleset)``.
+    """
+    name = resolve_name(ruleset) if "/" not in ruleset else ruleset
+    expect = case.expectation(name)
+    problem = shape_problem(response, len(thaw(case.actions)), expect.errored)
+    if problem is not None:
+        raise AssertionError(f"{case.id}: {problem}")
+    diff = compare(case, expect, response)
+    if diff is not None:
+        raise AssertionError(f"{case.id} {case.title}\n  {diff.describe()}\n  case: {case.source}:{case.line}")
