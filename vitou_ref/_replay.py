@@ -21,8 +21,8 @@ def main(argv: list[str]) -> int:
     answers: dict[bytes, bytes] = {}
     start = b""
     with open(argv[0], encoding="utf-8") as fh:
-        for line in fh:
-            item = json.loads(line)
+        for text in fh:
+            item = json.loads(text)
             body = json.dumps(item["answer"], separators=(",", ":")).encode()
             if item["key"] == "start":
                 start = body + b"\n"
