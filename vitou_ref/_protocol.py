@@ -37,7 +37,7 @@ def run_case(t: Tables, setup: Any, actions: Any, seq: Any = None, trace: list[E
         try:
             action = action_from_json(raw)
         except Malformed as exc:
-            steps.append({"ok": False, "error": exc.code})
+            steps.append({"ok": False, "error": _structural_code(t, raw, exc.code)})
             continue
         try:
             events = match.apply(action)
@@ -50,6 +50,15 @@ def run_case(t: Tables, setup: Any, actions: Any, seq: Any = None, trace: list[E
             {"ok": True, "events": [e.to_json() for e in events], "legal": [a.to_json() for a in match.legal_actions()]}
         )
     return {"seq": seq, "legal": legal, "steps": steps, "final": final_of(match)}
+
+
+def _structural_code(t: Tables, raw: Any, code: str) -> str:
+    # A card that cannot be read is found while reading the action, but an
+    # unknown seat may take precedence over it: the spec's error list decides.
+    if code == "CARD_MALFORMED" and isinstance(raw, dict) and raw.get("seat") not in t.seat_index:
+        if t.precedence.get("UNKNOWN_SEAT", 0) < t.precedence.get(code, 0):
+            return "UNKNOWN_SEAT"
+    return code
 
 
 def final_of(match: Match) -> dict[str, Any]:
