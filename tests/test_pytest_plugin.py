@@ -6,10 +6,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
 
 pytest_plugins = ["pytester"]
-SMALL = str(ROOT / "conformance" / "cases" / "section05.yaml")
+SMALL = str(Path(__file__).parent / "data" / "small_suite.yaml")  # VT-0001..VT-0004
 FAKE = Path(__file__).parent / "fakes" / "fake_impl.py"
 
 

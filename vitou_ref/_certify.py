@@ -97,20 +97,30 @@ def _noop(kind: str, payload: Any) -> None:
 
 
 class Certifier:
-    def __init__(self, suite: Suite, cases: Mapping[str, Sequence[Case]], options: Options, listener: Listener = _noop):
+    def __init__(
+        self,
+        suite: Suite,
+        cases: Mapping[str, Sequence[Case]],
+        options: Options,
+        listener: Listener = _noop,
+        started: Connection | None = None,
+    ):
         self.suite = suite
         self.cases = cases  # ruleset -> cases, in order
         self.opt = options
         self.listen = listener
         self.conn: Connection | None = None
+        self._started = started  # a process already started for the first connection
         self.seq = 0
 
     # ------------------------------------------------------------- process
 
     def _open(self, run: Run) -> None:
-        conn = Connection(self.opt.argv, max_line=self.opt.max_line)
+        conn, self._started = self._started, None
+        if conn is None:
+            conn = Connection(self.opt.argv, max_line=self.opt.max_line)
+            conn.open()
         self.conn = conn
-        conn.open()
         try:
             raw = conn.exchange(b'{"cmd":"start","protocol":1}\n', self.opt.start_timeout)
         except Fault as exc:

@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from ._certify import REFERENCE_COMMAND, SMOKE_IDS, Certifier, HarnessError, Options, Run
-from ._connection import split_command
+from ._connection import Connection, Fault, split_command
 from ._errors import InputError, UnknownRuleset
 from ._fixtures import Case, Suite, cases_matching, load_suite
 from ._model import Ruleset
@@ -71,6 +71,21 @@ def certify(args: argparse.Namespace) -> int:
         print(f"vitou certify: --impl: {exc}", file=sys.stderr)
         return 2
     label = args.impl or "the bundled reference (python -m vitou_ref.adapter)"
+    # The implementation starts while the suite loads: the two overlap.
+    early: Connection | None = None
+    try:
+        early = Connection(argv)
+        early.open()
+    except Fault:
+        early = None  # reported, with its reason, when the run starts
+    try:
+        return _certify(args, argv, label, early)
+    finally:
+        if early is not None and early.proc is not None:
+            early.kill()
+
+
+def _certify(args: argparse.Namespace, argv: list[str], label: str, early: Connection | None) -> int:
     suite = load_suite(args.suite)
     names = _rulesets(args, suite)
     unknown = [n for n in names if not suite.applicable(n)]
@@ -109,7 +124,7 @@ def certify(args: argparse.Namespace) -> int:
     jsonl = JsonlReport(args.report, suite.root, rules) if args.report else None
     listener = jsonl.listen if jsonl else (lambda kind, payload: None)
     try:
-        run = Certifier(suite, cases, options, listener).run()
+        run = Certifier(suite, cases, options, listener, early).run()
     except HarnessError as exc:
         if jsonl:
             jsonl.abort(str(exc))

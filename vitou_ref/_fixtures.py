@@ -14,7 +14,7 @@ from ._data import data_dir
 from ._errors import InputError
 from ._model import freeze, thaw
 from ._problems import Problem
-from ._schema import validate
+from ._schema import shallow_fixture_validator, validate_items, validate_with
 from ._yamlsafe import load_path
 
 MAX_FIXTURE_BYTES = 4 * 1024 * 1024
@@ -192,7 +192,9 @@ def load_cases_file(path: str | os.PathLike[str], display: str | None = None) ->
     """The cases of one fixture file; InputError listing every located problem."""
     name = display or os.fspath(path)
     doc = load_path(os.fspath(path), max_bytes=MAX_FIXTURE_BYTES, display=name)
-    problems = validate(doc, "fixture")
+    problems = validate_with(doc, shallow_fixture_validator())
+    if not problems:
+        problems = validate_items(doc, list(_expected_items(doc.data)))
     if problems:
         raise InputError(problems)
     group = Path(os.fspath(path)).stem
@@ -249,6 +251,26 @@ def load_cases_file(path: str | os.PathLike[str], display: str | None = None) ->
     if problems:
         raise InputError(problems)
     return cases
+
+
+def _expected_items(data: Any) -> Iterable[tuple[str, tuple[object, ...], Any]]:
+    """Every expected event and legal action of a fixture file, with its path."""
+    for i, case in enumerate(data["cases"]):
+        expects: list[tuple[tuple[object, ...], Any]] = []
+        if "expect" in case:
+            expects.append((("cases", i, "expect"), case["expect"]))
+        for rs, e in case.get("expect_for", {}).items():
+            expects.append((("cases", i, "expect_for", rs), e))
+        for at, e in expects:
+            for k, a in enumerate(e.get("legal", [])):
+                yield "action", (*at, "legal", k), a
+            for j, step in enumerate(e.get("steps", [])):
+                if not isinstance(step, dict):
+                    continue
+                for k, ev in enumerate(step.get("events", [])):
+                    yield "event", (*at, "steps", j, "events", k), ev
+                for k, a in enumerate(step.get("legal", [])):
+                    yield "action", (*at, "steps", j, "legal", k), a
 
 
 def _retired(root: Path) -> dict[str, str]:

@@ -55,9 +55,13 @@ def run_case(t: Tables, setup: Any, actions: Any, seq: Any = None, trace: list[E
 def _structural_code(t: Tables, raw: Any, code: str) -> str:
     # A card that cannot be read is found while reading the action, but an
     # unknown seat may take precedence over it: the spec's error list decides.
-    if code == "CARD_MALFORMED" and isinstance(raw, dict) and raw.get("seat") not in t.seat_index:
-        if t.precedence.get("UNKNOWN_SEAT", 0) < t.precedence.get(code, 0):
-            return "UNKNOWN_SEAT"
+    if (
+        code == "CARD_MALFORMED"
+        and isinstance(raw, dict)
+        and raw.get("seat") not in t.seat_index
+        and t.precedence.get("UNKNOWN_SEAT", 0) < t.precedence.get(code, 0)
+    ):
+        return "UNKNOWN_SEAT"
     return code
 
 

@@ -78,6 +78,18 @@ def _message(err: jsonschema.ValidationError) -> str:
     return msg if len(msg) <= 200 else msg[:197] + "..."
 
 
+def _where(err: jsonschema.ValidationError) -> tuple[object, ...]:
+    path = tuple(err.absolute_path)
+    # An unexpected key is best shown on its own line, not on its object's.
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        schema = err.schema if isinstance(err.schema, dict) else {}
+        allowed = set(schema.get("properties", {}))
+        extra = [k for k in err.instance if k not in allowed]
+        if extra:
+            return (*path, extra[0])
+    return path
+
+
 def validate(doc: Document, name: str, code: str = "SCHEMA") -> list[Problem]:
     """Problems of ``doc`` against the schema ``name``; empty when valid."""
     problems: list[Problem] = []
@@ -85,14 +97,74 @@ def validate(doc: Document, name: str, code: str = "SCHEMA") -> list[Problem]:
     errors = sorted(validator(name).iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
     for top in errors:
         for err in _leaves(top):
-            path = tuple(err.absolute_path)
-            p = doc.problem(code, _message(err), path)
+            p = doc.problem(code, _message(err), _where(err))
             if (p.path, p.message) in seen:
                 continue
             seen.add((p.path, p.message))
             problems.append(p)
             if len(problems) >= MAX_PROBLEMS:
                 return problems
+    return problems
+
+
+@functools.cache
+def shallow_fixture_validator() -> jsonschema.protocols.Validator:
+    """The fixture schema with expected events and actions checked only as objects.
+
+    The loader checks each distinct event and action once against the
+    protocol's schemas instead (validate_items): the same verdict as the full
+    schema, without validating the same action hundreds of times.
+    """
+    import copy
+
+    registry = _registry()
+    schema = copy.deepcopy(registry.contents(schema_id("fixture")))
+    schema["$id"] = schema_id("fixture-shallow")
+    props = schema["$defs"]["step"]["then"]["properties"]
+    props["events"] = {"type": "array", "items": {"type": "object"}}
+    props["legal"] = {"type": "array", "items": {"type": "object"}}
+    schema["$defs"]["expect"]["oneOf"][0]["properties"]["legal"] = {"type": "array", "items": {"type": "object"}}
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema, registry=registry)
+
+
+@functools.cache
+def item_validator(kind: str) -> jsonschema.protocols.Validator:
+    """A validator for one protocol item: ``event`` or ``action``."""
+    registry = _registry()
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$ref": schema_id("protocol/types") + f"#/$defs/{kind}",
+    }
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema, registry=registry)
+
+
+def validate_with(doc: Document, validator_: jsonschema.protocols.Validator, code: str = "SCHEMA") -> list[Problem]:
+    problems: list[Problem] = []
+    errors = sorted(validator_.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
+    for top in errors:
+        for err in _leaves(top):
+            problems.append(doc.problem(code, _message(err), _where(err)))
+            if len(problems) >= MAX_PROBLEMS:
+                return problems
+    return problems
+
+
+def validate_items(doc: Document, items: list[tuple[str, tuple[object, ...], Any]]) -> list[Problem]:
+    """Check (kind, path, value) items against the protocol's item schemas, each distinct value once."""
+    seen: dict[str, str | None] = {}
+    problems: list[Problem] = []
+    for kind, path, value in items:
+        key = kind + json.dumps(value, sort_keys=True, separators=(",", ":"))
+        if key not in seen:
+            err = jsonschema.exceptions.best_match(item_validator(kind).iter_errors(value))
+            seen[key] = None if err is None else _message(err)
+        message = seen[key]
+        if message is not None:
+            problems.append(doc.problem("SCHEMA", f"not a protocol {kind}: {message}", path))
+            if len(problems) >= MAX_PROBLEMS:
+                break
     return problems
 
 

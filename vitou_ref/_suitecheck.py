@@ -16,10 +16,6 @@ from ._protocol import run_case
 from ._registry import load_ruleset
 from ._tables import tables_for
 
-# A rejected action must be followed by an accepted one, to show the state was
-# left as it was; after these two nothing can be accepted, so they are exempt.
-TERMINAL_CODES = frozenset({"MATCH_OVER", "NO_DEAL"})
-
 
 @dataclass
 class CaseFailure:
@@ -109,6 +105,14 @@ def check_suite(
     return report
 
 
+def _legal_before(response: dict[str, Any], step: int) -> Any:
+    """The legal set in force when step ``step`` (1-based) was tried, from the reference's answer."""
+    for s in reversed(response.get("steps", [])[: step - 1]):
+        if s.get("ok"):
+            return s.get("legal")
+    return response.get("legal")
+
+
 def _kind_word(kind: str) -> str:
     return {
         "clauses": "clause",
@@ -144,12 +148,18 @@ def _check_case(report: SuiteReport, rules: Ruleset, case: Case, cov: Coverage) 
                 "FIXTURE_CLAUSE_UNDECLARED",
                 f"step {i} expects {step.error}, which enforces clause {codes[step.error]}; declare it in 'clauses'",
             )
-        if step.error not in TERMINAL_CODES and not any(s.error is None for s in steps[i:]):
+    response, trace = reference_run(rules, case)
+    for i, step in enumerate(steps, 1):
+        # A rejected action must be followed by an accepted one, unless the
+        # position allows none (the match is over, or no deal is left).
+        if step.error is None or any(s.error is None for s in steps[i:]):
+            continue
+        before = response.get("legal") if i == 1 else _legal_before(response, i)
+        if before:
             problem(
                 "FIXTURE_NEGATIVE_UNFOLLOWED",
                 f"step {i} is rejected but no accepted step follows to show the position unchanged",
             )
-    response, trace = reference_run(rules, case)
     bad_shape = shape_problem(response, len(thaw(case.actions)), expect.errored)
     if bad_shape is not None:
         report.failures.append(CaseFailure(case, name, None, f"the reference cannot run it: {bad_shape}"))
