@@ -366,10 +366,9 @@ class Match:
                 s = self._turn
                 hand = self.hands[s]
                 c = action.card.id  # type: ignore[union-attr]
-                if c in hand and action.seat == t.seat_ids[s]:  # type: ignore[union-attr]
+                if action.seat == t.seat_ids[s] and c in hand:  # type: ignore[union-attr]
                     # Inlined _do_play for the common case: the trick goes on.
-                    i = hand.index(c)
-                    del hand[i]
+                    hand.remove(c)
                     tcards = self.tcards
                     tcards.append(c)
                     self.tseats.append(s)
@@ -616,7 +615,9 @@ class Match:
         t = self._t
         if side >= 0:
             self._score[side] += gained
-        score = tuple(zip(t.side_ids, self._score))
+        sides = t.side_ids
+        sc = self._score
+        score = ((sides[0], sc[0]), (sides[1], sc[1]))  # always two sides (checked at load)
         hand = hand_event(
             t.side_ids[side] if side >= 0 else None, points, reason, score, row, level, bidder, MODE_NAMES[self.mode]
         )
@@ -628,34 +629,45 @@ class Match:
                 rotate = t.tt_all_tied_rotates
         if rotate:
             self._dealer = t.dealer_after[self._dealer]
-        self.tseats = []
-        self.tcards = []
         if side >= 0 and (takes_match or self._score[side] >= t.target):
             self._winner = side
             self.phase = OVER
             self._turn = -1
+            self.tseats = []
+            self.tcards = []
             return (hand, MatchEvent(t.side_ids[side]))
         self._start_hand()
         return (hand,)
 
     def _start_hand(self) -> None:
         t = self._t
+        deal = self._deals.next(self._dealer)
+        if deal is not None:
+            self.dealt = deal
+            self.hands = [list(h) for h in deal]
+            self.hand_number += 1
+            at = t.twenty_at
+            sc = self._score
+            if sc[0] != at and sc[1] != at:  # the usual hand, first
+                self._bids_open = True
+                self.mode = NORMAL
+                self.twenty_side = -1
+                self._begin_play(t.first_leader[self._dealer])
+                return
+        # A hand that starts with a decision or a question, or no hand at all.
         self.level = 0
         self._bidder = -1
         self._bside = -1
         self._leader = -1
         self.trick_number = 0
         self._node = 0
-        deal = self._deals.next(self._dealer)
+        self.tseats = []
+        self.tcards = []
         if deal is None:
             self.phase = NO_DEAL
             self._turn = -1
             self.hands = [[] for _ in range(t.n)]
             return
-        self.dealt = deal
-        self.hands = [list(h) for h in deal]
-        self.hand_number += 1
-        at = t.twenty_at
         a, b = self._score[0] == at, self._score[1] == at
         if a and b and t.tt:
             self._bids_open = not t.tt_bids_closed
