@@ -1,4 +1,4 @@
-"""Writes schema/rules.schema.json: the per-rule data schemas are easier to keep as Python."""
+"""Writes schema/rules.schema.json and schema/profile.schema.json: the per-rule data schemas are easier to keep as Python."""
 
 from __future__ import annotations
 
@@ -160,6 +160,7 @@ RULE_DATA: dict[str, dict] = {
     ),
     "twenty_twenty_all_pass": obj({"dealer": {"enum": ["passes", "stays"]}}),
     "twenty_twenty_all_tied": obj({"dealer": {"enum": ["passes", "stays"]}}),
+    "signals_allowed": obj({"allowed": {"enum": ["always", "never"]}}),
     "signals": obj(
         {
             "gestures": {
@@ -214,6 +215,7 @@ def clause_schema() -> dict:
             },
             "rule": {"enum": sorted(RULE_DATA)},
             "data": {"type": "object"},
+            "origin": {"$ref": "#/$defs/name", "description": "the ruleset that wrote this clause (resolved profiles)"},
         },
         "allOf": branches,
     }
@@ -236,9 +238,35 @@ def rules_schema() -> dict:
             "clauses": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/clause"}},
             "clarifications": {"type": "array", "items": {"$ref": "#/$defs/clarification"}},
             "errors": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/error"}},
+            "profile": {
+                "description": "Present in a resolved profile: where it came from.",
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["extends", "base_hash"],
+                "properties": {
+                    "extends": {"$ref": "#/$defs/name"},
+                    "base_hash": {"type": "string", "pattern": "^sha256:[0-9a-f]{64}$"},
+                    "decisions": {"type": "array", "items": {"$ref": "#/$defs/decision"}},
+                },
+            },
         },
         "$defs": {
             "clause_id": CLAUSE_ID,
+            "name": {
+                "type": "string",
+                "pattern": "^[a-z][a-z0-9-]{0,63}/(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$",
+            },
+            "decision": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["topic", "decision", "reason"],
+                "properties": {
+                    "topic": TEXT,
+                    "decision": TEXT,
+                    "reason": TEXT,
+                    "clauses": {"type": "array", "items": {"$ref": "#/$defs/clause_id"}},
+                },
+            },
             "version": {
                 "type": "string",
                 "pattern": "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$",
@@ -280,6 +308,7 @@ def rules_schema() -> dict:
                     "clauses": {"type": "array", "items": {"$ref": "#/$defs/clause_id"}},
                     "ruling": TEXT,
                     "reason": TEXT,
+                    "origin": {"$ref": "#/$defs/name"},
                 },
             },
             "error": {
@@ -297,17 +326,78 @@ def rules_schema() -> dict:
     }
 
 
+def profile_schema() -> dict:
+    rules = "https://vitou.invalid/schema/rules.schema.json"
+    clause = {"$ref": rules + "#/$defs/clause"}
+    clar = {"$ref": rules + "#/$defs/clarification"}
+    cid = {"$ref": rules + "#/$defs/clause_id"}
+
+    def op(key: str, value: dict, **extra: dict) -> dict:
+        props = {key: value, **extra}
+        return {
+            "type": "object",
+            "additionalProperties": False,
+            "required": [key, *[k for k in extra if k in ("with", "clause")]],
+            "properties": props,
+        }
+
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://vitou.invalid/schema/profile.schema.json",
+        "title": "Vitou profile",
+        "description": "A variant: a base ruleset changed clause by clause. Nothing is merged silently.",
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["format", "profile", "changelog", "operations"],
+        "properties": {
+            "format": {"const": 1},
+            "profile": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["id", "version", "title", "extends"],
+                "properties": {
+                    "id": {"type": "string", "pattern": "^[a-z][a-z0-9-]{0,63}$"},
+                    "version": {"$ref": rules + "#/$defs/version"},
+                    "title": TEXT,
+                    "summary": TEXT,
+                    "extends": {"$ref": rules + "#/$defs/name"},
+                },
+            },
+            "versioning": TEXT,
+            "changelog": {"$ref": rules + "#/$defs/changelog"},
+            "decisions": {"type": "array", "items": {"$ref": rules + "#/$defs/decision"}},
+            "operations": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                    "oneOf": [
+                        op("replace", cid, **{"with": clause}),
+                        op("add", clause, after=cid),
+                        op("remove", cid, reason=TEXT),
+                        op("add_clarification", clar),
+                        op("replace_clarification", {"type": "integer", "minimum": 1}, **{"with": clar}),
+                        op("remove_clarification", {"type": "integer", "minimum": 1}, reason=TEXT),
+                        op("rebind_error", {"type": "string", "pattern": "^[A-Z][A-Z0-9_]*$"}, clause=cid, reason=TEXT),
+                    ]
+                },
+            },
+        },
+    }
+
+
 def main() -> int:
     root = Path(__file__).resolve().parent.parent
-    out = root / "schema" / "rules.schema.json"
-    text = json.dumps(rules_schema(), indent=2, ensure_ascii=False) + "\n"
-    if "--check" in sys.argv[1:]:
-        if out.read_text(encoding="utf-8") != text:
-            print(f"{out.name} is out of date; run tools/gen_rules_schema.py", file=sys.stderr)
-            return 1
-        return 0
-    out.write_text(text, encoding="utf-8")
-    return 0
+    status = 0
+    for name, schema in (("rules", rules_schema()), ("profile", profile_schema())):
+        out = root / "schema" / f"{name}.schema.json"
+        text = json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+        if "--check" in sys.argv[1:]:
+            if not out.exists() or out.read_text(encoding="utf-8") != text:
+                print(f"{out.name} is out of date; run tools/gen_rules_schema.py", file=sys.stderr)
+                status = 1
+        else:
+            out.write_text(text, encoding="utf-8")
+    return status
 
 
 if __name__ == "__main__":

@@ -793,6 +793,8 @@ _ACT_WORDS = {
 
 
 def _c_signal_forbidden(m: Match, n: _Norm) -> str | None:
+    if not m._t.signals_allowed:
+        return "signals are not allowed at this table"
     if m.mode == TWENTY_TWENTY and m._t.tt_signals_forbidden:
         return "the score is 20-20, and nobody signals at 20-20"
     return None

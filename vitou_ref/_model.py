@@ -157,6 +157,7 @@ class Params:
     tt_all_pass_dealer: Literal["passes", "stays"]
     tt_all_tied_dealer: Literal["passes", "stays"]
     gestures: tuple[Gesture, ...]
+    signals_allowed: bool
 
 
 @dataclass(frozen=True)

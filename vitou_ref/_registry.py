@@ -26,7 +26,11 @@ def _locator(doc: Document) -> Any:
 
 
 def ruleset_from_document(doc: Document, *, strict: bool = True) -> Ruleset:
-    """A checked Ruleset from a loaded rules document; InputError with located problems otherwise."""
+    """A checked Ruleset from a loaded rules or profile document; InputError with located problems otherwise."""
+    if isinstance(doc.data, dict) and "profile" in doc.data and "ruleset" not in doc.data:
+        from ._profile import resolve_profile  # a profile resolves against its base
+
+        return resolve_profile(doc, strict=strict)
     problems = validate(doc, "rules")
     if problems:
         raise InputError(problems)
@@ -50,19 +54,52 @@ def _display(path: Path) -> str:
 
 
 @functools.cache
-def shipped() -> dict[str, Path]:
-    """Every ruleset shipped with the package, by name, base rules first."""
+def _index() -> dict[str, tuple[Path, Document]]:
+    """The shipped rulesets by name, read from each file's header; base rules first."""
     spec = data_dir("spec")
-    found: dict[str, Path] = {}
+    found: dict[str, tuple[Path, Document]] = {}
     for path in sorted(spec.glob("*.yaml")) + sorted((spec / "profiles").glob("*.yaml")):
-        rules = _load_shipped(path)
-        found[rules.name] = path
+        doc = load_path(os.fspath(path), max_bytes=MAX_RULES_BYTES, display=_display(path))
+        head = doc.data.get("ruleset") or doc.data.get("profile") if isinstance(doc.data, dict) else None
+        if (
+            not isinstance(head, dict)
+            or not isinstance(head.get("id"), str)
+            or not isinstance(head.get("version"), str)
+        ):
+            raise InputError(
+                [
+                    doc.problem(
+                        "RULESET_HEADER", "a rules file starts with 'ruleset' (or 'profile') naming id and version"
+                    )
+                ]
+            )
+        found[f"{head['id']}/{head['version']}"] = (path, doc)
     return found
 
 
-@functools.cache
-def _load_shipped(path: Path) -> Ruleset:
-    return load_rules_file(path, display=_display(path))
+_LOADED: dict[str, Ruleset] = {}
+_LOADING: set[str] = set()
+
+
+def _load_shipped(name: str) -> Ruleset:
+    rules = _LOADED.get(name)
+    if rules is None:
+        if name in _LOADING:
+            raise InputError(
+                [Problem("PROFILE_CYCLE", f"{name} extends itself, directly or through another profile", name)]
+            )
+        _LOADING.add(name)
+        try:
+            rules = ruleset_from_document(_index()[name][1])
+        finally:
+            _LOADING.discard(name)
+        _LOADED[name] = rules
+    return rules
+
+
+def shipped() -> dict[str, Path]:
+    """Every ruleset shipped with the package, by name, base rules first."""
+    return {name: path for name, (path, _) in _index().items()}
 
 
 def shipped_names() -> list[str]:
@@ -89,7 +126,7 @@ def load_ruleset(ref: str | os.PathLike[str]) -> Ruleset:
     text = os.fspath(ref)
     names = shipped()
     if text in names or ("/" not in text and not text.endswith((".yaml", ".yml", ".json"))):
-        return _load_shipped(names[resolve_name(text)])
+        return _load_shipped(resolve_name(text))
     if os.path.exists(text):
         return load_rules_file(text)
     if text.endswith((".yaml", ".yml", ".json")):

@@ -61,6 +61,7 @@ RULES = (
     "twenty_twenty_all_pass",
     "twenty_twenty_all_tied",
     "signals",
+    "signals_allowed",
 )
 
 
@@ -401,6 +402,7 @@ def _params(
         tt_all_pass_dealer=data_of("twenty_twenty_all_pass")[0]["dealer"],
         tt_all_tied_dealer=data_of("twenty_twenty_all_tied")[0]["dealer"],
         gestures=gestures,
+        signals_allowed=data_of("signals_allowed")[0]["allowed"] == "always",
     )
 
 

@@ -90,6 +90,7 @@ class Tables:
         self.tt_all_pass_rotates = p.tt_all_pass_dealer == "passes"
         self.tt_all_tied_rotates = p.tt_all_tied_dealer == "passes"
         self.gestures = frozenset(g.id for g in p.gestures)
+        self.signals_allowed = p.signals_allowed
 
         self.precedence = {e.code: i for i, e in enumerate(rules.errors)}
         self.clause_of = {e.code: e.clause for e in rules.errors}
