@@ -67,6 +67,8 @@ def certify(args: argparse.Namespace) -> int:
         return 2
     try:
         argv = split_command(args.impl) if args.impl else list(REFERENCE_COMMAND)
+        if args.rules and not args.impl:
+            argv += ["--rules", args.rules]
     except ValueError as exc:
         print(f"vitou certify: --impl: {exc}", file=sys.stderr)
         return 2
@@ -111,6 +113,11 @@ def _certify(args: argparse.Namespace, argv: list[str], label: str, early: Conne
         print("vitou certify: --only matches no case", file=sys.stderr)
         return 2
     rules = _rules(names)
+    if args.rules:
+        from ._registry import load_rules_file
+
+        own = load_rules_file(args.rules)
+        rules[own.name] = own
     options = Options(
         argv=argv,
         label=label,

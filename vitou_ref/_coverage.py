@@ -79,8 +79,9 @@ def new_coverage(rules: Ruleset) -> Coverage:
 
 def record(cov: Coverage, rules: Ruleset, case: Case, trace: list[Event]) -> None:
     """Count what one case (already passing on the reference) covers, from its declaration and its trace."""
-    for clause in case.clauses:
-        if clause in cov.clauses:
+    for declared in case.clauses:
+        clause = rules.current_clause(declared)  # a replaced clause counts as its replacement
+        if clause in cov.clauses and case.id not in cov.clauses[clause]:
             cov.clauses[clause].append(case.id)
     for step in case.expectation(rules.name).steps:
         if step.error is not None and step.error in cov.codes and case.id not in cov.codes[step.error]:

@@ -190,6 +190,32 @@ class Ruleset:
                 return c
         raise KeyError(clause_id)
 
+    @property
+    def replaced(self) -> dict[str, str]:
+        """Clause ids this ruleset's profile replaced (through its ancestry), mapped to their replacements."""
+        cached: dict[str, str] | None = self.__dict__.get("_replaced")
+        if cached is None:
+            cached = {}
+            if self.profile:
+                for op in thaw(self.profile).get("operations", []):
+                    if "replace" in op:
+                        cached[op["replace"]] = op["with"]["id"]
+                if self.extends:
+                    from ._registry import load_ruleset
+
+                    for old, new in load_ruleset(self.extends).replaced.items():
+                        cached.setdefault(old, cached.get(new, new))
+            object.__setattr__(self, "_replaced", cached)
+        return cached
+
+    def current_clause(self, clause_id: str) -> str:
+        """The id a clause goes by in this ruleset: its replacement's, if a profile replaced it."""
+        seen = set()
+        while clause_id in self.replaced and clause_id not in seen:
+            seen.add(clause_id)
+            clause_id = self.replaced[clause_id]
+        return clause_id
+
     def clause_for_rule(self, rule: str) -> Clause:
         return self.clause(self.bindings[rule])
 

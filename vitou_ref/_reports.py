@@ -90,7 +90,8 @@ def verdicts(run: Run, rules: Mapping[str, Ruleset | None]) -> list[Verdict]:
                 continue
             good = r.outcome == PASSED
             seen_sections = set()
-            for clause in r.case.clauses:
+            for declared in r.case.clauses:
+                clause = ruleset.current_clause(declared) if ruleset else declared
                 by_clause.setdefault(clause, []).append(good)
                 seen_sections.add(section_of.get(clause, "?"))
             for s in seen_sections:

@@ -131,8 +131,9 @@ def _check_case(report: SuiteReport, rules: Ruleset, case: Case, cov: Coverage) 
         report.problems.append(Problem(code, f"{case.id} [{name}]: {message}", case.source, case.line))
 
     clause_ids = {c.id for c in rules.clauses}
+    declared = {rules.current_clause(c) for c in case.clauses}
     for clause in case.clauses:
-        if clause not in clause_ids:
+        if rules.current_clause(clause) not in clause_ids:
             problem("FIXTURE_CLAUSE_UNKNOWN", f"declares clause {clause!r}, which {name} does not have")
     expect = case.expectation(name)
     codes = {e.code: e.clause for e in rules.errors}
@@ -143,7 +144,7 @@ def _check_case(report: SuiteReport, rules: Ruleset, case: Case, cov: Coverage) 
         if step.error not in codes:
             problem("FIXTURE_CODE_UNKNOWN", f"step {i} expects {step.error}, which {name} does not define")
             continue
-        if codes[step.error] not in case.clauses:
+        if codes[step.error] not in declared:
             problem(
                 "FIXTURE_CLAUSE_UNDECLARED",
                 f"step {i} expects {step.error}, which enforces clause {codes[step.error]}; declare it in 'clauses'",

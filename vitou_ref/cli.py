@@ -61,6 +61,9 @@ def build_parser() -> argparse.ArgumentParser:
     fcheck.add_argument("--suite", metavar="DIR", help="a directory or file of cases (default: the bundled suite)")
     fcheck.add_argument("--ruleset", action="append", metavar="ID", help="check only these rulesets (repeatable)")
     fcheck.add_argument("--no-coverage", action="store_true", help="do not require full coverage")
+    fcheck.add_argument(
+        "--rules", action="append", metavar="FILE", help="also know this rules or profile file (repeatable)"
+    )
     fcheck.add_argument("--format", choices=("text", "json"), default="text")
     fcheck.set_defaults(run=cmd_fixtures_check)
     fexport = fixtures.add_parser(
@@ -70,6 +73,28 @@ def build_parser() -> argparse.ArgumentParser:
     fexport.add_argument("--format", choices=("json",), default="json")
     fexport.add_argument("--output", "-o", metavar="FILE", help="write here instead of standard output")
     fexport.set_defaults(run=cmd_fixtures_export)
+
+    prof = sub.add_parser("profile", help="variant profiles").add_subparsers(
+        dest="profile_command", metavar="SUBCOMMAND"
+    )
+    prof.required = True
+    presolve = prof.add_parser("resolve", help="print the complete ruleset a profile resolves to")
+    presolve.add_argument("ruleset", metavar="ID|FILE")
+    presolve.add_argument("--format", choices=("yaml", "json"), default="yaml")
+    presolve.set_defaults(run=cmd_profile_resolve)
+    pdiff = prof.add_parser("diff", help="what differs between two rulesets, clause by clause")
+    pdiff.add_argument("a", metavar="A")
+    pdiff.add_argument("b", metavar="B")
+    pdiff.add_argument("--format", choices=("text", "json"), default="text")
+    pdiff.set_defaults(run=cmd_profile_diff)
+
+    sim = sub.add_parser("simulate", help="play random matches and sum them up")
+    sim.add_argument("--ruleset", default="vitou", metavar="ID|FILE")
+    sim.add_argument("--matches", type=int, default=1000)
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--format", choices=("text", "json"), default="text")
+    sim.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
+    sim.set_defaults(run=cmd_simulate)
 
     cert = sub.add_parser(
         "certify",
@@ -100,6 +125,11 @@ def build_parser() -> argparse.ArgumentParser:
     cert.add_argument("--timeout", type=float, default=10.0, metavar="SEC", help="per request (default 10)")
     cert.add_argument(
         "--max-restarts", type=int, default=3, metavar="N", help="restarts after a crash or hang (default 3)"
+    )
+    cert.add_argument(
+        "--rules",
+        metavar="FILE",
+        help="a rules or profile file of your own: the bundled reference serves it, and reports cite its clauses",
     )
     cert.set_defaults(run=cmd_certify)
 
@@ -235,9 +265,11 @@ def cmd_bench_engine(args: argparse.Namespace) -> int:
 
 
 def cmd_fixtures_check(args: argparse.Namespace) -> int:
+    from ._registry import load_rules_file
     from ._suitecheck import check_suite
 
-    report = check_suite(args.suite, args.ruleset, coverage=not args.no_coverage)
+    extra = {r.name: r for r in (load_rules_file(f) for f in args.rules or [])}
+    report = check_suite(args.suite, args.ruleset, extra=extra, coverage=not args.no_coverage)
     if args.format == "json":
         _print_json(report.to_json())
         return 0 if report.ok else 1
@@ -267,6 +299,49 @@ def cmd_fixtures_export(args: argparse.Namespace) -> int:
             fh.write(text)
     else:
         sys.stdout.write(text)
+    return 0
+
+
+def cmd_profile_resolve(args: argparse.Namespace) -> int:
+    from ._registry import load_ruleset
+
+    rules = load_ruleset(args.ruleset)
+    doc = rules.to_json()
+    if args.format == "json":
+        _print_json({"name": rules.name, "hash": rules.content_hash, "ruleset": doc})
+    else:
+        import yaml
+
+        sys.stdout.write(f"# {rules.name}, resolved; content hash {rules.content_hash}\n")
+        sys.stdout.write(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=100))
+    return 0
+
+
+def cmd_profile_diff(args: argparse.Namespace) -> int:
+    from ._diff import diff_rulesets, render_diff
+    from ._registry import load_ruleset
+
+    d = diff_rulesets(load_ruleset(args.a), load_ruleset(args.b))
+    if args.format == "json":
+        _print_json(d.to_json())
+    else:
+        sys.stdout.write(render_diff(d))
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from ._registry import load_ruleset
+    from ._simulate import Progress, render_simulation, simulate
+
+    if args.matches < 1:
+        print("vitou: --matches must be at least 1", file=sys.stderr)
+        return 2
+    rules = load_ruleset(args.ruleset)
+    sim = simulate(rules, args.matches, args.seed, Progress(f"simulating {rules.name}", args.progress))
+    if args.format == "json":
+        _print_json(sim.to_json())
+    else:
+        sys.stdout.write(render_simulation(sim))
     return 0
 
 

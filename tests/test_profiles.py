@@ -1,0 +1,220 @@
+"""Profiles: resolution, checks with located messages, diff, simulate, and certification per profile."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import ROOT, deal
+
+from vitou_ref import InputError, Match, load_rules_text, load_ruleset, shipped_names
+from vitou_ref.cli import main
+
+PROFILES = ["vitou-2p/1.0.0", "vitou-partners-tie/1.0.0", "vitou-anticlockwise/1.0.0"]
+EXAMPLES = ROOT / "docs" / "examples"
+
+
+def test_every_shipped_profile_resolves_to_a_complete_ruleset() -> None:
+    assert shipped_names()[0] == "vitou/1.0.0" and sorted(shipped_names()[1:]) == sorted(PROFILES)
+    base = load_ruleset("vitou/1.0.0")
+    for name in PROFILES:
+        rules = load_ruleset(name)
+        assert rules.name == name and rules.extends == "vitou/1.0.0"
+        assert rules.content_hash.startswith("sha256:") and rules.content_hash != base.content_hash
+        assert rules.to_json()["profile"]["base_hash"] == base.content_hash
+        for e in rules.errors:  # every code still names a clause of the resolved ruleset
+            rules.clause(e.clause)
+
+
+def test_the_adapter_lists_every_shipped_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
+    from vitou_ref.adapter import build_server
+
+    hello = build_server().handle(json.dumps({"cmd": "start", "protocol": 1}))
+    assert hello is not None and hello["rulesets"] == shipped_names()
+
+
+@pytest.mark.parametrize("name", PROFILES)
+def test_each_profile_is_certified_conformant_for_the_reference(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["certify", "--ruleset", name]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith(f"CONFORMANT {name}: ")
+
+
+@pytest.mark.parametrize("name", PROFILES)
+def test_each_profile_has_full_coverage(name: str) -> None:
+    from vitou_ref._suitecheck import check_suite
+
+    report = check_suite(rulesets=[name])
+    assert report.ok, [str(p) for p in report.problems] + [f.describe() for f in report.failures]
+
+
+def test_seat_and_side_names_come_from_the_ruleset() -> None:
+    rules = load_ruleset("vitou-2p")
+    m = Match(rules, dealer="S", deals=[deal("N: AS 7H 8C | S: 9C KD JH")])
+    assert m.turn == "N" and m.score == {"N": 0, "S": 0}
+    m.raise_bid("N", 3)
+    m.play("N", "AS")
+    # The follower is last to the trick: it may accept or refuse, not raise.
+    assert {a.act for a in m.legal_actions()} == {"play", "refuse"}
+    assert m.refuse("S").events[0].to_json() == {
+        "event": "hand",
+        "winner": "N",
+        "points": 1,
+        "reason": "refusal",
+        "score": {"N": 1, "S": 0},
+    }
+
+
+def test_replace_moves_error_codes_and_clarifications_to_the_replacement() -> None:
+    rules = load_ruleset("vitou-2p")
+    assert rules.error("RAISE_FROM_LAST").clause == "2p.not_last"
+    assert rules.error("SIGNAL_FORBIDDEN").clause == "2p.no_signals"  # an explicit rebind
+    assert all("bid.refusal" not in k.clauses for k in rules.clarifications)
+    assert rules.current_clause("bid.refusal") == "2p.refusal"
+    assert rules.clause("2p.seats").origin == "vitou-2p/1.0.0"
+    assert rules.clause("deck.cards").origin == "vitou/1.0.0"
+
+
+PROFILE = """format: 1
+profile: {{id: house, version: 1.0.0, title: A house rule, extends: {base}}}
+changelog:
+  - {{version: 1.0.0, date: "2026-11-29", changes: [First.]}}
+operations:
+{ops}
+"""
+
+
+def profile(ops: str, base: str = "vitou/1.0.0") -> str:
+    return PROFILE.format(base=base, ops=ops)
+
+
+BROKEN = [
+    (
+        "unknown clause",
+        "  - {replace: bid.nope, with: {id: h.x, section: '03', title: t, text: t}}",
+        "PROFILE_CLAUSE_UNKNOWN",
+        "replace: bid.nope",
+    ),
+    ("unknown base", "  - {remove: signals.table_talk}", "PROFILE_BASE_UNKNOWN", "profile:"),
+    (
+        "id taken",
+        "  - {add: {id: bid.open, section: '03', title: t, text: t}}",
+        "CLAUSE_DUPLICATE",
+        "add: {id: bid.open",
+    ),
+    (
+        "removed clause still cited by an error code",
+        "  - {remove: bid.no_jumps}",
+        "ERROR_CLAUSE_UNKNOWN",
+        "remove: bid.no_jumps",
+    ),
+    (
+        "incomplete resolution table",
+        "  - replace: hand.resolution\n    with:\n      id: h.res\n      section: '02'\n      title: t\n      text: t\n"
+        "      rule: resolution\n      data:\n        tricks: 3\n        rows:\n"
+        "          - {id: AA, pattern: [A, A], winner: A, text: t}\n",
+        "RESOLUTION_INCOMPLETE",
+        "- {id: AA",
+    ),
+    (
+        "ladder not increasing",
+        "  - replace: bid.ladder\n    with:\n      id: h.ladder\n      section: '03'\n      title: t\n      text: t\n"
+        "      rule: ladder\n      data:\n        base: 1\n        levels:\n"
+        "          - {bid: 3, value: 3, refused: 1}\n          - {bid: 6, value: 2, refused: 3}\n",
+        "LADDER_NOT_INCREASING",
+        "{bid: 6, value: 2",
+    ),
+    (
+        "three seats for two sides of two",
+        "  - replace: seats.partnerships\n    with:\n      id: h.seats\n      section: '01'\n      title: t\n      text: t\n"
+        "      rule: seats\n      data:\n        seats: [{id: N, name: N}, {id: E, name: E}, {id: S, name: S}]\n"
+        "        sides: [{id: NS, name: NS, seats: [N, S]}, {id: EW, name: EW, seats: [E]}]\n",
+        "SEATS_ORDER",
+        "seats: [{id: N",
+    ),
+    (
+        "bad data for a rule",
+        "  - {replace: seats.direction, with: {id: h.dir, section: '01', title: t, text: t, rule: direction, data: {next: up}}}",
+        "SCHEMA",
+        "next: up",
+    ),
+    (
+        "clarification number reused",
+        "  - {add_clarification: {number: 3, title: t, clauses: [bid.open], ruling: r, reason: r}}",
+        "CLARIFICATION_DUPLICATE",
+        "add_clarification",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "ops", "code", "anchor"), BROKEN, ids=[b[0] for b in BROKEN])
+def test_a_broken_profile_is_refused_with_a_located_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, ops: str, code: str, anchor: str
+) -> None:
+    text = profile(ops, base="vitou/9.9.9" if code == "PROFILE_BASE_UNKNOWN" else "vitou/1.0.0")
+    line = text[: text.index(anchor)].count("\n") + 1  # the line of the offending part
+    path = tmp_path / "house.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert main(["spec", "check", str(path)]) == 1
+    out = capsys.readouterr().out
+    located = [x for x in out.splitlines() if f": {code}" in x]
+    assert located, out
+    assert any(x.startswith(f"{path}:{line}:") for x in located), (line, located)
+    with pytest.raises(InputError):
+        load_rules_text(text, "house.yaml")
+
+
+def test_resolve_prints_the_whole_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["profile", "resolve", "vitou-2p", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["name"] == "vitou-2p/1.0.0" and out["hash"] == load_ruleset("vitou-2p").content_hash
+    assert any(c["id"] == "2p.seats" for c in out["ruleset"]["clauses"])
+    assert main(["profile", "resolve", "vitou-anticlockwise"]) == 0
+    assert capsys.readouterr().out.startswith("# vitou-anticlockwise/1.0.0, resolved; content hash sha256:")
+
+
+def test_diff_lists_what_changed_clause_by_clause(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["profile", "diff", "vitou", "vitou-partners-tie"]) == 0
+    out = capsys.readouterr().out
+    assert "~ trick.tie -> pt.tie" in out and "data same_side: tie -> first_played_wins" in out
+    assert "- clarification 1" in out and "+ clarification 101" in out
+    assert main(["profile", "diff", "vitou", "vitou-anticlockwise", "--format", "json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    (change,) = d["clauses"]
+    assert change["kind"] == "replaced" and change["data"] == {"next": {"a": "left", "b": "right"}}
+    assert main(["profile", "diff", "vitou", "vitou"]) == 0
+    assert "no difference" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", ["vitou", *PROFILES])
+def test_simulate_reports_what_a_designer_wants(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--ruleset", name, "--matches", "40", "--seed", "3", "--format", "json"]) == 0
+    sim = json.loads(capsys.readouterr().out)
+    assert sim["matches"] == 40 and sim["hands"] >= 40
+    assert sum(sim["endings"].values()) == 40
+    assert set(sim["hand_results"]) <= {"tricks", "refusal", "decline", "tied", "passed"}
+    assert 0 <= sim["refusal_rate"] <= 1 and 0 <= sim["tied_trick_rate"] <= 1
+    assert main(["simulate", "--ruleset", name, "--matches", "40", "--seed", "3"]) == 0
+    text = capsys.readouterr().out
+    assert "hands per match" in text and "how matches end" in text
+
+
+def test_write_your_own_variant_walkthrough(capsys: pytest.CaptureFixture[str]) -> None:
+    house, cases = str(EXAMPLES / "club-nice.yaml"), str(EXAMPLES / "club-cases.yaml")
+    assert main(["spec", "check", house]) == 0
+    assert main(["profile", "diff", "vitou", house]) == 0
+    assert "~ bid.open -> club.open" in capsys.readouterr().out
+    assert main(["simulate", "--ruleset", house, "--matches", "20"]) == 0
+    assert main(["fixtures", "check", "--suite", cases, "--rules", house, "--no-coverage"]) == 0
+    capsys.readouterr()
+    assert main(["certify", "--rules", house, "--ruleset", "club-nice/1.0.0", "--suite", cases]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "CONFORMANT club-nice/1.0.0: 2/2 cases, 2/2 clauses"
+
+
+def test_the_anticlockwise_suite_is_the_mirror_of_the_base_suite() -> None:
+    proc = subprocess.run(
+        [sys.executable, "tools/mirror_cases.py", "--check"], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
