@@ -218,3 +218,37 @@ def test_the_anticlockwise_suite_is_the_mirror_of_the_base_suite() -> None:
         [sys.executable, "tools/mirror_cases.py", "--check"], cwd=ROOT, capture_output=True, text=True, check=False
     )
     assert proc.returncode == 0, proc.stderr
+
+
+def _explore(m: Match, seen: set[object], levels: set[int]) -> None:
+    """Every position of one hand reachable from ``m``, by every legal action."""
+    key = m.state_key()
+    if key in seen or m.hand_number > 1 or m.phase_name in ("match_over", "no_deal"):
+        return
+    seen.add(key)
+    levels.add(m.level)
+    for action in m.legal_actions():
+        child = m.clone()
+        child.apply(action)
+        if child.hand_number == 1:
+            _explore(child, seen, levels)
+
+
+def test_two_players_never_reach_baraque() -> None:
+    # conformance/coverage.yaml declares baraque out of two-player reach
+    # (clarification 103); walk every legal line of play of some hands to confirm.
+    import random
+
+    rules = load_ruleset("vitou-2p")
+    top = len(rules.params.ladder) - 1
+    cards = [f"{r}{s}" for r in ["10", "9", "A", "K", "Q", "J", "8", "7"] for s in "SHDC"]
+    highest = set()
+    for seed in range(8):
+        picked = random.Random(seed).sample(cards, 6)
+        for dealer in ("N", "S"):
+            seen: set[object] = set()
+            levels: set[int] = set()
+            _explore(Match(rules, dealer=dealer, deals=[{"N": picked[:3], "S": picked[3:]}]), seen, levels)
+            assert top not in levels, (seed, dealer)
+            highest.add(max(levels))
+    assert top - 1 in highest  # the search does reach 12, the highest two players can bid

@@ -35,6 +35,7 @@ class SuiteReport:
     failures: list[CaseFailure] = field(default_factory=list)
     coverage: dict[str, Coverage] = field(default_factory=dict)
     checked: dict[str, int] = field(default_factory=dict)  # ruleset -> cases run
+    exempt: dict[str, dict[str, str]] = field(default_factory=dict)  # ruleset -> unreachable item -> reason
 
     @property
     def ok(self) -> bool:
@@ -57,6 +58,7 @@ class SuiteReport:
                 for f in self.failures
             ],
             "coverage": {k: v.to_json() for k, v in self.coverage.items()},
+            "unreachable": self.exempt,
         }
 
 
@@ -79,6 +81,11 @@ def check_suite(
     except InputError as exc:
         return SuiteReport(None, list(exc.problems))
     report = SuiteReport(suite)
+    try:
+        unreachable = load_unreachable(path)
+    except InputError as exc:
+        report.problems.extend(exc.problems)
+        return report
     names = rulesets or suite.rulesets()
     loaded: dict[str, Ruleset] = {}
     for name in names:
@@ -97,11 +104,29 @@ def check_suite(
         for case in cases:
             _check_case(report, rules, case, cov)
         if coverage:
+            exempt = unreachable.get(name, {})
             for kind, missing in cov.gaps().items():
                 for item in missing:
+                    if (kind, item) in exempt:
+                        continue
                     report.problems.append(
                         Problem("COVERAGE_GAP", f"{name}: no case covers {_kind_word(kind)} {item}", suite.root)
                     )
+            for kind, item in exempt:
+                covering = getattr(cov, kind, {}).get(item)
+                if covering:
+                    report.problems.append(
+                        Problem(
+                            "COVERAGE_EXEMPTION_WRONG",
+                            f"{name}: {_kind_word(kind)} {item} is listed as unreachable, yet {covering[0]} reaches it",
+                            suite.root,
+                        )
+                    )
+                if covering is None:
+                    report.problems.append(
+                        Problem("COVERAGE_EXEMPTION_UNKNOWN", f"{name}: no {kind} item {item!r} to exempt", suite.root)
+                    )
+            report.exempt[name] = {f"{kind}: {item}": why for (kind, item), why in exempt.items()}
     return report
 
 
@@ -111,6 +136,57 @@ def _legal_before(response: dict[str, Any], step: int) -> Any:
         if s.get("ok"):
             return s.get("legal")
     return response.get("legal")
+
+
+def load_unreachable(path: str | None) -> dict[str, dict[tuple[str, str], str]]:
+    """The items a suite declares out of reach, per ruleset: conformance/coverage.yaml beside its cases."""
+    from pathlib import Path
+
+    from ._fixtures import default_suite_dir
+    from ._yamlsafe import load_path
+
+    root = Path(path) if path else default_suite_dir()
+    base = root.parent if root.is_file() or root.name == "cases" else root
+    file = base / "coverage.yaml"
+    if not file.exists():
+        return {}
+    doc = load_path(str(file), display=file.name)
+    data = doc.data
+    kinds = {"clauses", "codes", "rows", "accepted", "refused", "endings"}
+    out: dict[str, dict[tuple[str, str], str]] = {}
+    entries = data.get("unreachable", {}) if isinstance(data, dict) else None
+    if not isinstance(entries, dict):
+        raise InputError(
+            [
+                doc.problem(
+                    "COVERAGE_FORMAT", "coverage.yaml holds 'unreachable': ruleset -> list of {kind, item, reason}"
+                )
+            ]
+        )
+    for ruleset, items in entries.items():
+        if not isinstance(items, list):
+            raise InputError(
+                [doc.problem("COVERAGE_FORMAT", "a list of {kind, item, reason}", ("unreachable", ruleset))]
+            )
+        for i, it in enumerate(items):
+            ok = (
+                isinstance(it, dict)
+                and it.get("kind") in kinds
+                and isinstance(it.get("item"), str)
+                and isinstance(it.get("reason"), str)
+            )
+            if not ok:
+                raise InputError(
+                    [
+                        doc.problem(
+                            "COVERAGE_FORMAT",
+                            f"each entry is {{kind, item, reason}}; kind one of {', '.join(sorted(kinds))}",
+                            ("unreachable", ruleset, i),
+                        )
+                    ]
+                )
+            out.setdefault(ruleset, {})[(it["kind"], it["item"])] = it["reason"]
+    return out
 
 
 def _kind_word(kind: str) -> str:

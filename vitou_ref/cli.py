@@ -282,6 +282,9 @@ def cmd_fixtures_check(args: argparse.Namespace) -> int:
         if cov is not None:
             parts = ", ".join(f"{kind} {a}/{b}" for kind, (a, b) in cov.summary().items())
             print(f"  coverage: {parts}")
+            for item, why in report.exempt.get(name, {}).items():
+                short = why if len(why) <= 90 else why[:87].rsplit(" ", 1)[0] + "..."
+                print(f"  out of reach by the rules: {item} ({short})")
     for f in report.failures:
         print(f"FAIL {f.describe()}")
     for p in report.problems:
