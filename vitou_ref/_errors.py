@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from ._problems import Problem
 
@@ -40,19 +41,28 @@ class IllegalAction(VitouError):
     """An action the rules do not allow in this position. The match is unchanged.
 
     ``code`` is the stable error code of the spec, ``clause`` the id of the
-    clause it enforces, ``reason`` why in this position, and ``position`` a
+    clause it enforces, ``reason`` why in this position (in English; the
+    structured ``why`` can be worded in any language), and ``position`` a
     description of the position the action was tried in.
     """
 
     code: str = "ILLEGAL"
 
-    def __init__(self, code: str, clause: str, action: object, reason: str, position: str) -> None:
+    def __init__(self, code: str, clause: str, action: object, reason: Any, position: str) -> None:
         self.code = code
         self.clause = clause
         self.action = action
-        self.reason = reason
+        self.why = reason  # a Reason, or plain text
         self.position = position
-        super().__init__(f"{code} [{clause}]: {action}: {reason} ({position})")
+        super().__init__(code)
+
+    @property
+    def reason(self) -> str:
+        return str(self.why)
+
+    def __str__(self) -> str:
+        where = f" ({self.position})" if self.position else ""
+        return f"{self.code} [{self.clause}]: {self.action}: {self.reason}{where}"
 
 
 # One class per way an action can fail, so callers can catch precisely.

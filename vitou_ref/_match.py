@@ -22,6 +22,7 @@ from ._cards import Card
 from ._errors import ILLEGAL_BY_CODE, IllegalAction, VitouError
 from ._events import Event, MatchEvent, hand_event
 from ._model import Ruleset
+from ._reasons import Reason, Ref
 from ._setup import DealSource, random_draw, read_deals, read_score, settle_draw
 from ._tables import TIED, Tables, tables_for
 from ._transitions import ANSWER, CALL, CARD, DECISION, NO_DEAL, OVER, PHASE_NAMES, PLAY, TRANSITIONS
@@ -484,15 +485,15 @@ class Match:
             raise VitouError(f"internal error: {action} passed every check but was not applied ({self.describe()})")
         return self._error(action, *found)
 
-    def _error(self, action: Action, code: str, reason: str) -> IllegalAction:
+    def _error(self, action: Action, code: str, reason: Reason) -> IllegalAction:
         cls = ILLEGAL_BY_CODE.get(code, IllegalAction)
         return cls(code, self._t.clause_of.get(code, ""), action, reason, self.describe())
 
-    def _check(self, action: Action) -> tuple[str, str] | None:
+    def _check(self, action: Action) -> tuple[str, Reason] | None:
         """The first rule ``action`` breaks, in the spec's order of precedence, as (code, reason)."""
         t = self._t
         if not isinstance(action, (Play, Raise, Refuse, PlayHand, DeclineHand, Pass, CallPlay, Signal)):
-            return "ACTION_MALFORMED", f"{action!r} is not an action"
+            return "ACTION_MALFORMED", Reason("not_an_action", value=repr(action))
         n = _Norm(t, action)
         for code, check in _checks_for(t, n.act):
             reason = check(self, n)
@@ -707,7 +708,9 @@ def _card(card: Card | str) -> Card:
     try:
         return Card.parse(card)
     except ValueError as exc:
-        raise IllegalAction("CARD_MALFORMED", "deck.cards", card, str(exc), "") from None
+        raise IllegalAction(
+            "CARD_MALFORMED", "deck.cards", card, Reason("card_unreadable", text=str(exc)), ""
+        ) from None
 
 
 # ---------------------------------------------------------------- the checks
@@ -717,197 +720,194 @@ def _card(card: Card | str) -> Card:
 # spec's error list (clarification 20), so the code reported for an action
 # that breaks several rules comes from the data, not from this file.
 
-Check = Callable[[Match, _Norm], str | None]
+Check = Callable[[Match, _Norm], Reason | None]
 
 
-def _seat_name(m: Match, s: int) -> str:
-    return m._t.seat_ids[s]
+def _seat(m: Match, s: int | None) -> Ref:
+    return Ref("seat", m._t.seat_ids[s if s is not None else 0])
 
 
-def _c_unknown_seat(m: Match, n: _Norm) -> str | None:
+def _c_unknown_seat(m: Match, n: _Norm) -> Reason | None:
     if n.has_seat and n.seat is None:
-        return f"there is no such seat at this table (seats: {' '.join(m._t.seat_ids)})"
+        return Reason("unknown_seat", seats=Ref("seats", m._t.seat_ids))
     return None
 
 
-def _c_unknown_side(m: Match, n: _Norm) -> str | None:
+def _c_unknown_side(m: Match, n: _Norm) -> Reason | None:
     if n.has_side and n.side is None:
-        return f"there is no such side (sides: {' '.join(m._t.side_ids)})"
+        return Reason("unknown_side", sides=Ref("sides", m._t.side_ids))
     return None
 
 
-def _c_card_malformed(m: Match, n: _Norm) -> str | None:
+def _c_card_malformed(m: Match, n: _Norm) -> Reason | None:
     if n.act == "play" and n.card is None:
-        return f"that card is not in the {m._t.name} pack"
+        return Reason("card_malformed", ruleset=m._t.name)
     return None
 
 
-def _c_unknown_bid(m: Match, n: _Norm) -> str | None:
+def _c_unknown_bid(m: Match, n: _Norm) -> Reason | None:
     if n.act == "raise" and n.level is None:
-        return f"the ladder's bids are {', '.join(str(b) for b in m._t.bid_tokens[1:])}"
+        return Reason("unknown_bid", bids=Ref("bids", m._t.bid_tokens[1:]))
     return None
 
 
-def _c_signal_unknown(m: Match, n: _Norm) -> str | None:
+def _c_signal_unknown(m: Match, n: _Norm) -> Reason | None:
     if n.act == "signal" and n.signal not in m._t.gestures:
-        return f"the gestures are {', '.join(sorted(m._t.gestures))}"
+        return Reason("signal_unknown", gestures=Ref("gestures", tuple(sorted(m._t.gestures))))
     return None
 
 
-def _c_match_over(m: Match, n: _Norm) -> str | None:
-    if m.phase == OVER:
-        return "the match has been won; nothing more is played"
-    return None
+def _c_match_over(m: Match, n: _Norm) -> Reason | None:
+    return Reason("match_over") if m.phase == OVER else None
 
 
-def _c_no_deal(m: Match, n: _Norm) -> str | None:
-    if m.phase == NO_DEAL:
-        return "the next hand has not been dealt"
-    return None
+def _c_no_deal(m: Match, n: _Norm) -> Reason | None:
+    return Reason("no_deal") if m.phase == NO_DEAL else None
 
 
-def _c_wrong_phase(m: Match, n: _Norm) -> str | None:
+def _c_wrong_phase(m: Match, n: _Norm) -> Reason | None:
     if n.act not in TRANSITIONS[m.phase]:
-        role = m._t.seat_ids[n.seat] if n.seat is not None else m._t.side_ids[n.side] if n.side is not None else "?"
-        stage = {
-            PLAY: "the play of the tricks",
-            CARD: "the play of the tricks",
-            ANSWER: "the play of the tricks",
-            DECISION: f"the decision of {m._t.side_ids[m.twenty_side] if m.twenty_side >= 0 else '?'} whether to play the hand at twenty",
-            CALL: "the 20-20 question, pass or play",
-        }.get(m.phase, PHASE_NAMES[m.phase])
-        return f"{role} cannot {_ACT_WORDS[n.act]} in phase {PHASE_NAMES[m.phase]}: the hand is at {stage}"
+        t = m._t
+        if n.seat is not None:
+            role = Ref("seat", t.seat_ids[n.seat])
+        elif n.side is not None:
+            role = Ref("side", t.side_ids[n.side])
+        else:
+            role = Ref("plain", "?")
+        stage = {PLAY: "play", CARD: "play", ANSWER: "play", DECISION: "decision", CALL: "call"}.get(m.phase, "play")
+        deciding = Ref("side", t.side_ids[m.twenty_side]) if m.twenty_side >= 0 else Ref("plain", "?")
+        return Reason(
+            "wrong_phase." + stage, role=role, act=Ref("act", n.act), phase=PHASE_NAMES[m.phase], side=deciding
+        )
     return None
 
 
-_ACT_WORDS = {
-    "play": "play a card",
-    "raise": "bid",
-    "refuse": "refuse",
-    "decide_play": "decide to play the hand",
-    "decide_decline": "decline the hand",
-    "call_pass": "pass",
-    "call_play": "say play",
-    "signal": "signal",
-}
-
-
-def _c_signal_forbidden(m: Match, n: _Norm) -> str | None:
+def _c_signal_forbidden(m: Match, n: _Norm) -> Reason | None:
     if not m._t.signals_allowed:
-        return "signals are not allowed at this table"
+        return Reason("signal_forbidden.never")
     if m.mode == TWENTY_TWENTY and m._t.tt_signals_forbidden:
-        return "the score is 20-20, and nobody signals at 20-20"
+        return Reason("signal_forbidden.twenty_twenty")
     return None
 
 
-def _c_bid_closed_twenty(m: Match, n: _Norm) -> str | None:
+def _c_bid_closed_twenty(m: Match, n: _Norm) -> Reason | None:
     if m.mode == TWENTY and m._t.twenty_bids_closed:
-        return f"{m._t.side_ids[m.twenty_side]} has exactly {m._t.twenty_at}, so bidding has stopped"
+        return Reason("bid_closed_twenty", side=Ref("side", m._t.side_ids[m.twenty_side]), at=m._t.twenty_at)
     return None
 
 
-def _c_bid_closed_tt(m: Match, n: _Norm) -> str | None:
+def _c_bid_closed_tt(m: Match, n: _Norm) -> Reason | None:
     if m.mode == TWENTY_TWENTY and m._t.tt_bids_closed:
-        return "the score is 20-20, and there are no bids at 20-20"
+        return Reason("bid_closed_twenty_twenty")
     return None
 
 
-def _c_decision_wrong_side(m: Match, n: _Norm) -> str | None:
+def _c_decision_wrong_side(m: Match, n: _Norm) -> Reason | None:
     if n.side != m.twenty_side:
-        return f"only {m._t.side_ids[m.twenty_side]}, the side at {m._t.twenty_at}, decides"
+        return Reason("decision_wrong_side", side=Ref("side", m._t.side_ids[m.twenty_side]), at=m._t.twenty_at)
     return None
 
 
-def _c_call_out_of_turn(m: Match, n: _Norm) -> str | None:
+def _c_call_out_of_turn(m: Match, n: _Norm) -> Reason | None:
     if n.seat != m._turn:
-        return f"{_seat_name(m, m._turn)} is the player asked, not {_seat_name(m, n.seat or 0)}"
+        return Reason("call_out_of_turn", asked=_seat(m, m._turn), seat=_seat(m, n.seat))
     return None
 
 
-def _c_not_your_turn(m: Match, n: _Norm) -> str | None:
+def _c_not_your_turn(m: Match, n: _Norm) -> Reason | None:
     if n.seat != m._turn:
-        return f"{_seat_name(m, m._turn)} is due to play, not {_seat_name(m, n.seat or 0)}"
+        return Reason("not_your_turn", due=_seat(m, m._turn), seat=_seat(m, n.seat))
     return None
 
 
-def _c_card_not_held(m: Match, n: _Norm) -> str | None:
+def _c_card_not_held(m: Match, n: _Norm) -> Reason | None:
     assert n.seat is not None
     if n.card not in m.hands[n.seat]:
-        held = " ".join(str(m._t.card(c)) for c in m.hands[n.seat])
-        return f"{_seat_name(m, n.seat)} holds {held or 'no cards'}, not {m._t.card(n.card) if n.card is not None else '?'}"
+        held = tuple(str(m._t.card(c)) for c in m.hands[n.seat])
+        card = str(m._t.card(n.card)) if n.card is not None else "?"
+        return Reason("card_not_held", seat=_seat(m, n.seat), held=Ref("cards", held), card=Ref("card", card))
     return None
 
 
-def _c_bid_out_of_turn(m: Match, n: _Norm) -> str | None:
+def _c_bid_out_of_turn(m: Match, n: _Norm) -> Reason | None:
     t = m._t
     assert n.seat is not None
     if n.seat != m._turn:
-        return (
-            f"{_seat_name(m, m._turn)} is in turn; a bid is made only by the player in turn, before that player's card"
-        )
+        return Reason("bid_out_of_turn.not_in_turn", due=_seat(m, m._turn), seat=_seat(m, n.seat))
     if m.phase == CARD:
-        return f"{_seat_name(m, n.seat)} has just bid and now owes the card that goes with the bid"
+        return Reason("bid_out_of_turn.owes_card", seat=_seat(m, n.seat))
     if m.level == 0 and t.opening_tricks is not None and m.trick_number not in t.opening_tricks:
-        return f"opening is allowed only in trick {', '.join(map(str, sorted(t.opening_tricks)))}"
+        return Reason(
+            "bid_out_of_turn.trick", tricks=Ref("numbers", tuple(sorted(t.opening_tricks))), trick=m.trick_number
+        )
     if m.level > 0 and not t.later_raise and m.phase != ANSWER:
-        return "a raise is allowed only as the immediate answer to a bid"
+        return Reason("bid_out_of_turn.answer_only")
     return None
 
 
-def _c_refuse_no_bid(m: Match, n: _Norm) -> str | None:
+def _c_refuse_no_bid(m: Match, n: _Norm) -> Reason | None:
     if m.phase == PLAY:
         if m.level:
-            return f"the bid of {m._t.bid_tokens[m.level]} has already been accepted"
-        return "nobody has bid in this hand"
+            return Reason("refuse_no_bid.accepted", bid=Ref("bid", m._t.bid_tokens[m.level]))
+        return Reason("refuse_no_bid.none")
     return None
 
 
-def _c_refuse_not_follower(m: Match, n: _Norm) -> str | None:
+def _c_refuse_not_follower(m: Match, n: _Norm) -> Reason | None:
     t = m._t
     assert n.seat is not None
     if m.phase == CARD:
-        return f"{_seat_name(m, m._bidder)} has bid but not yet played; the answer comes after that card"
+        return Reason("refuse_not_follower.before_card", bidder=_seat(m, m._bidder))
     if t.refusal_any_opponent:
         if t.side_of[n.seat] == m._bside:
-            return f"{_seat_name(m, n.seat)} is on the side that made the bid"
+            return Reason("refuse_not_follower.bidding_side", seat=_seat(m, n.seat))
         return None
     if n.seat != m._turn:
-        return f"only {_seat_name(m, m._turn)}, the immediate follower of the bid, may refuse"
+        return Reason("refuse_not_follower.not_follower", follower=_seat(m, m._turn), seat=_seat(m, n.seat))
     return None
 
 
-def _c_raise_from_last(m: Match, n: _Norm) -> str | None:
+def _c_raise_from_last(m: Match, n: _Norm) -> Reason | None:
     t = m._t
     if not t.last_bids and len(m.tcards) == t.n - 1:
-        assert n.seat is not None
-        return f"{_seat_name(m, n.seat)} is last to play to trick {m.trick_number}, and bids may not be made from last position"
+        return Reason("raise_from_last", seat=_seat(m, n.seat), trick=m.trick_number)
     return None
 
 
-def _c_raise_own_side(m: Match, n: _Norm) -> str | None:
+def _c_raise_own_side(m: Match, n: _Norm) -> Reason | None:
     t = m._t
     assert n.seat is not None
     if m.level > 0 and not t.raise_any_side and t.side_of[n.seat] == m._bside:
-        return (
-            f"the latest bid ({t.bid_tokens[m.level]}) was made by {_seat_name(m, m._bidder)} of "
-            f"{t.side_ids[m._bside]}; only the other side may raise it"
+        return Reason(
+            "raise_own_side",
+            seat=_seat(m, n.seat),
+            bid=Ref("bid", t.bid_tokens[m.level]),
+            bidder=_seat(m, m._bidder),
+            side=Ref("side", t.side_ids[m._bside]),
         )
     return None
 
 
-def _c_raise_past_top(m: Match, n: _Norm) -> str | None:
+def _c_raise_past_top(m: Match, n: _Norm) -> Reason | None:
     if m.level == m._t.top:
-        return f"the hand is already at {m._t.bid_tokens[m.level]}, the top of the ladder"
+        return Reason("raise_past_top", bid=Ref("bid", m._t.bid_tokens[m.level]))
     return None
 
 
-def _c_raise_jump(m: Match, n: _Norm) -> str | None:
+def _c_raise_jump(m: Match, n: _Norm) -> Reason | None:
     t = m._t
     assert n.level is not None
     if n.level <= m.level or (n.level > m.level + 1 and not t.jumps):
-        now = t.bid_tokens[m.level] if m.level else f"worth {t.values[0]} with no bid"
-        return f"the hand is at {now}; the only bid now is {t.bid_tokens[m.level + 1]}"
+        nxt = Ref("bid", t.bid_tokens[m.level + 1])
+        if m.level == 0:
+            return Reason("raise_jump.opening", value=t.values[0], next=nxt, to=Ref("bid", t.bid_tokens[n.level]))
+        return Reason(
+            "raise_jump", now=Ref("bid", t.bid_tokens[m.level]), next=nxt, to=Ref("bid", t.bid_tokens[n.level])
+        )
     return None
+
+
+_ACT_WORDS = ("play", "raise", "refuse", "decide_play", "decide_decline", "call_pass", "call_play", "signal")
 
 
 _CHECKS: dict[str, tuple[Check, frozenset[str]]] = {
