@@ -96,6 +96,43 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
     sim.set_defaults(run=cmd_simulate)
 
+    rec = sub.add_parser(
+        "record",
+        help="convert a game record between YAML, JSON and the compact notation, or write one from a case",
+        description="Read a record (YAML or JSON, actions in the notation or as protocol actions), check it, "
+        "and write it canonically. Or, with --from-case, write the record of a conformance case.",
+    )
+    rec.add_argument("file", nargs="?", metavar="RECORD")
+    rec.add_argument("--to", choices=("yaml", "json", "notation"), default="yaml")
+    rec.add_argument("--from-case", metavar="ID", help="a conformance case id (see --suite, --ruleset)")
+    rec.add_argument("--suite", metavar="DIR")
+    rec.add_argument("--ruleset", metavar="ID", help="for --from-case: the ruleset (default: the case's first)")
+    rec.add_argument("--output", "-o", metavar="FILE")
+    rec.set_defaults(run=cmd_record)
+
+    aud = sub.add_parser(
+        "audit",
+        help="replay a game record and rule on every action, citing the rules",
+        description="Replay a record under its ruleset: each action legal or not, the error code, the clause and "
+        "its wording, the reason in this position, and what followed.",
+    )
+    aud.add_argument("record", metavar="RECORD")
+    aud.add_argument("--ruleset", metavar="ID|FILE", help="replay under this ruleset instead of the record's")
+    aud.add_argument("--continue", dest="go_on", action="store_true", help="go on after an illegal action, treating it as not made")
+    aud.add_argument("--at", type=int, metavar="N", help="explain the position before action N instead")
+    aud.add_argument("--lang", choices=("en", "fr", "pt", "ru"), default="en")
+    aud.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    aud.add_argument("--compare-ruleset", metavar="OTHER", help="replay under this ruleset too and show where the rulings part")
+    aud.set_defaults(run=cmd_audit)
+
+    book = sub.add_parser("rulebook", help="render the rules (or a profile) as a rulebook with worked examples")
+    book.add_argument("--ruleset", default="vitou", metavar="ID|FILE")
+    book.add_argument("--lang", choices=("en", "fr", "pt", "ru"), default="en")
+    book.add_argument("--format", choices=("markdown", "html"), default="markdown")
+    book.add_argument("--suite", metavar="DIR", help="take the worked examples from this suite")
+    book.add_argument("--output", "-o", metavar="FILE")
+    book.set_defaults(run=cmd_rulebook)
+
     cert = sub.add_parser(
         "certify",
         help="certify an implementation against the conformance suite (the bundled reference by default)",
@@ -345,6 +382,82 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         _print_json(sim.to_json())
     else:
         sys.stdout.write(render_simulation(sim))
+    return 0
+
+
+def cmd_record(args: argparse.Namespace) -> int:
+    from ._record import dump_record, load_record, record_from_case
+
+    if args.from_case:
+        from ._fixtures import load_suite
+
+        try:
+            case = load_suite(args.suite).by_id(args.from_case)
+        except KeyError:
+            print(f"vitou: no case {args.from_case!r} in the suite", file=sys.stderr)
+            return 2
+        data = record_from_case(case, args.ruleset or case.rulesets[0])
+    elif args.file:
+        record, _ = load_record(args.file)
+        data = record.to_json()
+    else:
+        print("vitou: give a RECORD file or --from-case ID", file=sys.stderr)
+        return 2
+    text = dump_record(data, args.to)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from ._audit import audit, position_before
+    from ._auditreport import audit_json, audit_text, compare, compare_text, position_json, position_text
+    from ._record import load_record
+    from ._registry import load_ruleset
+
+    rules = load_ruleset(args.ruleset) if args.ruleset else None
+    record, rules = load_record(args.record, rules)
+    if args.compare_ruleset:
+        other = load_ruleset(args.compare_ruleset)
+        result = compare(record, rules, other, args.lang)
+        if args.format == "json":
+            _print_json(result)
+        else:
+            sys.stdout.write(compare_text(result, rules, other, args.lang))
+        return 0 if not result["divergences"] else 1
+    if args.at is not None:
+        if not 1 <= args.at <= len(record.actions) + 1:
+            print(f"vitou: --at takes 1 to {len(record.actions) + 1} for this record", file=sys.stderr)
+            return 2
+        pos, _ = position_before(record, rules, args.at)
+        if args.format == "json":
+            _print_json(position_json(rules, pos, args.at, args.lang))
+        else:
+            sys.stdout.write(position_text(rules, pos, args.at, args.lang, markdown=args.format == "markdown"))
+        return 0
+    result = audit(record, rules, args.go_on)
+    if args.format == "json":
+        _print_json(audit_json(result, args.lang))
+    else:
+        sys.stdout.write(audit_text(result, args.lang, markdown=args.format == "markdown"))
+    return 0 if all(r.legal for r in result.rulings) else 1
+
+
+def cmd_rulebook(args: argparse.Namespace) -> int:
+    from ._registry import load_ruleset
+    from ._rulebook import build, markdown, page
+
+    rules = load_ruleset(args.ruleset)
+    book_ = build(rules, args.lang, args.suite)
+    text = page(book_) if args.format == "html" else markdown(book_)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    else:
+        sys.stdout.write(text)
     return 0
 
 
