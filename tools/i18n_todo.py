@@ -1,6 +1,7 @@
-"""Lists what a language file of spec/i18n still lacks, with the English text to translate.
+"""Lists what a language file of spec/i18n still lacks (or translates from changed English), with the English.
 
 Usage: python tools/i18n_todo.py fr|pt|ru
+       python tools/i18n_todo.py --stamp fr|pt|ru   record that the file translates today's English
 """
 
 from __future__ import annotations
@@ -11,14 +12,19 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vitou_ref import load_ruleset, shipped_names
-from vitou_ref._i18n import missing
+from vitou_ref._i18n import missing, stamp
 
 
 def main() -> int:
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    rules = [load_ruleset(n) for n in shipped_names()]
+    if len(args) == 2 and args[0] == "--stamp":
+        print(f"{stamp(rules, args[1])} text(s) stamped", file=sys.stderr)
+        return 0
+    if len(args) != 1:
         print(__doc__, file=sys.stderr)
         return 2
-    todo = list(missing([load_ruleset(n) for n in shipped_names()], sys.argv[1]))
+    todo = list(missing(rules, args[0]))
     for where, text in todo:
         print(f"{where}\n    {text}")
     print(f"{len(todo)} text(s) missing", file=sys.stderr)

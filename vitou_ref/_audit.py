@@ -15,7 +15,7 @@ from ._protocol import _structural_code, match_from_setup
 from ._reasons import Reason, Ref, catalog, render
 from ._record import Claim, Record
 from ._tables import tables_for
-from ._transitions import ANSWER, CALL, CARD, DECISION, PLAY
+from ._transitions import ANSWER, CARD, PLAY
 
 
 @dataclass
@@ -153,7 +153,13 @@ def audit(record: Record, rules: Ruleset, go_on: bool = False) -> Audit:
             ruling.events = list(m.apply(action))
         except Malformed as exc:
             code = _structural_code(t, ra.action, exc.code)
-            _illegal(ruling, rules, code, Reason("not_an_action", value=exc.reason) if code == exc.code else _unknown_seat(t), before)
+            _illegal(
+                ruling,
+                rules,
+                code,
+                Reason("not_an_action", value=exc.reason) if code == exc.code else _unknown_seat(t),
+                before,
+            )
         except IllegalAction as exc:
             reason = exc.why if isinstance(exc.why, Reason) else Reason("card_unreadable", text=str(exc.why))
             _illegal(ruling, rules, exc.code, reason, before)
@@ -260,7 +266,9 @@ class Words:
             side = Ref("side", e.winner)
             if isinstance(e.points, str):
                 return self.say("events", "hand_match_bid", side=side, bid=e.points, score=score)
-            key = {"tricks": "hand_tricks", "refusal": "hand_refusal", "decline": "hand_decline"}.get(e.reason, "hand_tricks")
+            key = {"tricks": "hand_tricks", "refusal": "hand_refusal", "decline": "hand_decline"}.get(
+                e.reason, "hand_tricks"
+            )
             return self.say("events", key, side=side, points=e.points, score=score)
         if isinstance(e, MatchEvent):
             return self.say("events", "match", side=Ref("side", e.winner))
@@ -277,7 +285,11 @@ class Words:
         return self.say("audit", key, seat=Ref("seat", p.turn), side=Ref("side", p.deciding))
 
     def position(self, p: Position) -> list[str]:
-        lines = [self.say("audit", "hand", n=p.hand, dealer=Ref("seat", p.dealer)) + "; " + self.say("audit", "score", score=self.score(p.score))]
+        lines = [
+            self.say("audit", "hand", n=p.hand, dealer=Ref("seat", p.dealer))
+            + "; "
+            + self.say("audit", "score", score=self.score(p.score))
+        ]
         if p.phase in ("play", "bid_card", "answer"):
             cards = " ".join(f"{self.seat(s)} {c}" for s, c in p.played) or "-"
             lines.append(self.say("audit", "trick_state", trick=p.trick, leader=Ref("seat", p.leader), cards=cards))

@@ -53,7 +53,12 @@ def audit_json(a: Audit, lang: str) -> dict[str, Any]:
         "header": a.record.header,
         "ruleset": {"name": a.rules.name, "hash": a.rules.content_hash},
         "rulings": [ruling_json(w, r) for r in a.rulings],
-        "summary": {"actions": len(a.record.actions), "ruled": len(a.rulings), "legal": legal, "illegal": len(a.rulings) - legal},
+        "summary": {
+            "actions": len(a.record.actions),
+            "ruled": len(a.rulings),
+            "legal": legal,
+            "illegal": len(a.rulings) - legal,
+        },
         "stopped_at": a.stopped_at,
         "final": a.final,
     }
@@ -79,7 +84,9 @@ def audit_text(a: Audit, lang: str, markdown: bool = False) -> str:
             assert r.clause is not None and r.reason is not None
             title, wording = w.clause(r.clause)
             out.append(f"{bullet}{text}: {strong}{w.say('audit', 'illegal')}{strong}")
-            out.append(f"{bullet}    {w.say('audit', 'code', code=r.code)}; {w.say('audit', 'rule', clause=r.clause, title=title)}")
+            out.append(
+                f"{bullet}    {w.say('audit', 'code', code=r.code)}; {w.say('audit', 'rule', clause=r.clause, title=title)}"
+            )
             out.append(f"{bullet}    \u201c{wording}\u201d")
             out.append(f"{bullet}    {w.say('audit', 'reason')}: {w.reason(r.reason)}")
             if pos is not None:
@@ -95,7 +102,9 @@ def audit_text(a: Audit, lang: str, markdown: bool = False) -> str:
             else:
                 verdict = w.say("audit", "claim_upheld") if upheld else w.say("audit", "claim_rejected")
             who = w.seat(c.by) if c.by else "?"
-            out.append(f"{bullet}    {w.say('audit', 'claim', by=who)}: \u201c{c.claim}\u201d: {w.say('audit', 'ruling')}: {verdict}")
+            out.append(
+                f"{bullet}    {w.say('audit', 'claim', by=who)}: \u201c{c.claim}\u201d: {w.say('audit', 'ruling')}: {verdict}"
+            )
     if a.stopped_at is not None:
         out.append(w.say("audit", "stopped"))
     legal = sum(1 for r in a.rulings if r.legal)
@@ -110,10 +119,15 @@ def position_text(rules: Ruleset, p: Position, n: int, lang: str, markdown: bool
     bullet = "- " if markdown else "  "
     out = [("# " if markdown else "") + w.say("audit", "before", n=n)]
     out += [bullet + line for line in w.position(p)]
-    who = p.turn and w.seat(p.turn) or (p.deciding and w.side(p.deciding)) or w.say("words", "nobody")
+    who = (p.turn and w.seat(p.turn)) or (p.deciding and w.side(p.deciding)) or w.say("words", "nobody")
     out.append(bullet + w.say("audit", "decision_of", who=who))
-    out.append(bullet + w.say("audit", "may_raise", who=", ".join(w.seat(s) for s in p.may_bid) or w.say("words", "nobody")))
-    out.append(bullet + w.say("audit", "may_refuse", who=", ".join(w.seat(s) for s in p.may_refuse) or w.say("words", "nobody")))
+    out.append(
+        bullet + w.say("audit", "may_raise", who=", ".join(w.seat(s) for s in p.may_bid) or w.say("words", "nobody"))
+    )
+    out.append(
+        bullet
+        + w.say("audit", "may_refuse", who=", ".join(w.seat(s) for s in p.may_refuse) or w.say("words", "nobody"))
+    )
     out.append(bullet + w.say("audit", "legal_actions") + ":")
     for action, clause in p.legal:
         if clause:
@@ -131,7 +145,14 @@ def position_json(rules: Ruleset, p: Position, n: int, lang: str) -> dict[str, A
         {"action": a, "description": w.action(a), "clause": c, "clause_title": w.clause(c)[0] if c else None}
         for a, c in p.legal
     ]
-    return {"format": AUDIT_FORMAT, "language": lang, "before_action": n, "ruleset": {"name": rules.name, "hash": rules.content_hash}, "position": body, "description": w.position(p) + [w.phase(p)]}
+    return {
+        "format": AUDIT_FORMAT,
+        "language": lang,
+        "before_action": n,
+        "ruleset": {"name": rules.name, "hash": rules.content_hash},
+        "position": body,
+        "description": w.position(p) + [w.phase(p)],
+    }
 
 
 def compare(record: Record, a: Ruleset, b: Ruleset, lang: str) -> dict[str, Any]:
@@ -144,7 +165,11 @@ def compare(record: Record, a: Ruleset, b: Ruleset, lang: str) -> dict[str, Any]
     divergences = []
     for x, y in zip(ra.rulings, rb.rulings):
         jx, jy = ruling_json(wa, x), ruling_json(wb, y)
-        same = x.legal == y.legal and x.code == y.code and [e.to_json() for e in x.events] == [e.to_json() for e in y.events]
+        same = (
+            x.legal == y.legal
+            and x.code == y.code
+            and [e.to_json() for e in x.events] == [e.to_json() for e in y.events]
+        )
         if same:
             continue
         cited = {c for c in (x.clause, y.clause) if c}
@@ -173,8 +198,14 @@ def compare_text(c: dict[str, Any], a: Ruleset, b: Ruleset, lang: str) -> str:
         out.append(w.say("audit", "diverges", n=d["n"], a=a.name, ra=_short(ja), b=b.name, rb=_short(jb)))
         out.append("    " + w.say("audit", "because", clauses=", ".join(d["because"])))
     wb = Words(b, lang)
-    out.append(f"{a.name}: " + w.say("audit", "final", score=w.score(c["a"]["final"]["score"]), winner=_winner(w, c["a"]["final"])))
-    out.append(f"{b.name}: " + wb.say("audit", "final", score=wb.score(c["b"]["final"]["score"]), winner=_winner(wb, c["b"]["final"])))
+    out.append(
+        f"{a.name}: "
+        + w.say("audit", "final", score=w.score(c["a"]["final"]["score"]), winner=_winner(w, c["a"]["final"]))
+    )
+    out.append(
+        f"{b.name}: "
+        + wb.say("audit", "final", score=wb.score(c["b"]["final"]["score"]), winner=_winner(wb, c["b"]["final"]))
+    )
     return "\n".join(out) + "\n"
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from ._errors import InputError, UnknownRuleset
 from ._model import Ruleset
-from ._notation import Parsed, parse_notation, to_notation
+from ._notation import parse_notation, to_notation
 from ._problems import Problem
 from ._schema import validate
 from ._tables import tables_for
@@ -72,13 +72,23 @@ class Record:
     def to_json(self) -> dict[str, Any]:
         """The canonical form: header keys in the fixed order, actions as protocol actions."""
         header = {k: self.header[k] for k in HEADER_ORDER if k in self.header}
-        out: dict[str, Any] = {"format": 1, "header": header, "deals": self.deals, "actions": [a.action for a in self.actions]}
+        out: dict[str, Any] = {
+            "format": 1,
+            "header": header,
+            "deals": self.deals,
+            "actions": [a.action for a in self.actions],
+        }
         notes = [{"at": i, "note": n} for i, ns in sorted(self.annotations.items()) for n in ns]
         if notes:
             out["annotations"] = notes
         if self.claims:
             out["claims"] = [
-                {"at": c.at, **({"by": c.by} if c.by else {}), "claim": c.claim, **({"asserts": c.asserts} if c.asserts else {})}
+                {
+                    "at": c.at,
+                    **({"by": c.by} if c.by else {}),
+                    "claim": c.claim,
+                    **({"asserts": c.asserts} if c.asserts else {}),
+                }
                 for c in self.claims
             ]
         return out
@@ -117,7 +127,9 @@ def read_record(raw: str | bytes, source: str = "<record>", rules: Ruleset | Non
         except UnknownRuleset as exc:
             raise InputError([doc.problem("RECORD_RULESET_UNKNOWN", str(exc), ("header", "ruleset"))]) from None
         if rules.name != header["ruleset"]:
-            raise InputError([doc.problem("RECORD_RULESET_UNKNOWN", f"{header['ruleset']} is not shipped", ("header", "ruleset"))])
+            raise InputError(
+                [doc.problem("RECORD_RULESET_UNKNOWN", f"{header['ruleset']} is not shipped", ("header", "ruleset"))]
+            )
         if "hash" in header and header["hash"] != rules.content_hash:
             problems.append(
                 doc.problem(
@@ -131,7 +143,9 @@ def read_record(raw: str | bytes, source: str = "<record>", rules: Ruleset | Non
     actions: list[RecordedAction] = []
     raw_actions = data["actions"]
     items: list[tuple[Any, tuple[object, ...]]] = (
-        [(raw_actions, ("actions",))] if isinstance(raw_actions, str) else [(a, ("actions", i)) for i, a in enumerate(raw_actions)]
+        [(raw_actions, ("actions",))]
+        if isinstance(raw_actions, str)
+        else [(a, ("actions", i)) for i, a in enumerate(raw_actions)]
     )
     for item, path in items:
         line, col = doc.locate(path)
@@ -148,12 +162,22 @@ def read_record(raw: str | bytes, source: str = "<record>", rules: Ruleset | Non
             annotations.setdefault(i, []).append(a.note)
     for k, note in enumerate(data.get("annotations", [])):
         if note["at"] > len(actions):
-            problems.append(doc.problem("RECORD_AT", f"a note on action {note['at']}, but the record has {len(actions)}", ("annotations", k, "at")))
+            problems.append(
+                doc.problem(
+                    "RECORD_AT",
+                    f"a note on action {note['at']}, but the record has {len(actions)}",
+                    ("annotations", k, "at"),
+                )
+            )
         annotations.setdefault(note["at"], []).append(note["note"])
     claims = []
     for k, c in enumerate(data.get("claims", [])):
         if c["at"] > len(actions):
-            problems.append(doc.problem("RECORD_AT", f"a claim on action {c['at']}, but the record has {len(actions)}", ("claims", k, "at")))
+            problems.append(
+                doc.problem(
+                    "RECORD_AT", f"a claim on action {c['at']}, but the record has {len(actions)}", ("claims", k, "at")
+                )
+            )
         claims.append(Claim(c["at"], c.get("by"), c["claim"], c.get("asserts")))
     problems.extend(_setup_problems(doc, header, data["deals"], rules))
     if problems:

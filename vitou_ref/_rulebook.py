@@ -52,19 +52,17 @@ def _example(rules: Ruleset, case: Case, w: Words) -> Example | None:
     if "steps" not in response:
         return None
     lines: list[tuple[str, list[str]]] = []
-    events = iter(trace)
-    pending = list(trace)
+    taken = 0
     for action, step in zip(case.plain_actions, response["steps"]):
         if not step["ok"]:
             lines.append((w.action(action), [f"{w.say('audit', 'illegal')}: {step['error']}"]))
             continue
-        said = []
-        for ev in step["events"]:
-            obj = pending.pop(0) if pending else None
-            if isinstance(obj, (TrickEvent, HandEvent, MatchEvent)):
-                said.append(w.event(obj))
-        lines.append((w.action(action), said))
-    del events
+        # The trace holds the events of the accepted steps, in order.
+        mine = trace[taken : taken + len(step["events"])]
+        taken += len(mine)
+        lines.append(
+            (w.action(action), [w.event(e) for e in mine if isinstance(e, (TrickEvent, HandEvent, MatchEvent))])
+        )
     setup = thaw(case.setup)
     return Example(case, anchor("example", case.id), setup.get("deals", []), setup, lines, response["final"])
 
@@ -141,14 +139,19 @@ def markdown(book: Book) -> str:
             if c.origin != rules.name:
                 meta.append(c.origin)
             out += ["*" + "; ".join(meta) + "*", ""]
-            ex = book.by_clause.get(c.id, [])
-            if ex:
-                links = ", ".join(f"[{say('rulebook', 'example', id=i)}](#{anchor('example', i)})" for i in ex)
+            shown = book.by_clause.get(c.id, [])
+            if shown:
+                links = ", ".join(f"[{say('rulebook', 'example', id=i)}](#{anchor('example', i)})" for i in shown)
                 out += [f"{say('rulebook', 'examples')}: {links}", ""]
     out += ['<a id="clarifications"></a>', "", f"## {say('rulebook', 'clarifications')}", ""]
     for k in rules.clarifications:
         title, ruling, reason = clarification_words(k, lang)
-        out += [f'<a id="{anchor("clarification", k.number)}"></a>', "", f"### {say('rulebook', 'clarification', n=k.number)}: {title}", ""]
+        out += [
+            f'<a id="{anchor("clarification", k.number)}"></a>',
+            "",
+            f"### {say('rulebook', 'clarification', n=k.number)}: {title}",
+            "",
+        ]
         out += [ruling, "", f"*{say('rulebook', 'reason')}:* {reason}", ""]
         out += [", ".join(f"[{x}](#{anchor('clause', x)})" for x in k.clauses), ""]
     out += ['<a id="errors"></a>', "", f"## {say('rulebook', 'errors')}", ""]
@@ -196,7 +199,11 @@ def _example_md(book: Book, ex: Example) -> list[str]:
         out.append(f"{i}. {action}" + (f" \u2014 {'; '.join(said)}" if said else ""))
     final = ex.final
     winner = w.side(final["winner"]) if final["winner"] else w.say("words", "nobody")
-    out += ["", f"**{say('rulebook', 'outcome')}:** {say('audit', 'final', score=w.score(final['score']), winner=winner)}", ""]
+    out += [
+        "",
+        f"**{say('rulebook', 'outcome')}:** {say('audit', 'final', score=w.score(final['score']), winner=winner)}",
+        "",
+    ]
     return out
 
 
@@ -260,13 +267,17 @@ def page(book: Book) -> str:
                     + ", ".join(f'<a href="#{anchor("clarification", n)}">{n}</a>' for n in c.clarifications)
                 )
             if errors_of.get(c.id):
-                meta.append(e(say("rulebook", "errors")) + ": " + ", ".join(f"<code>{e(x)}</code>" for x in errors_of[c.id]))
+                meta.append(
+                    e(say("rulebook", "errors")) + ": " + ", ".join(f"<code>{e(x)}</code>" for x in errors_of[c.id])
+                )
             if c.origin != rules.name:
                 meta.append(e(c.origin))
             parts.append(f'<p class="meta">{"; ".join(meta)}</p>')
-            ex = book.by_clause.get(c.id, [])
-            if ex:
-                links = ", ".join(f'<a href="#{anchor("example", i)}">{e(say("rulebook", "example", id=i))}</a>' for i in ex)
+            shown = book.by_clause.get(c.id, [])
+            if shown:
+                links = ", ".join(
+                    f'<a href="#{anchor("example", i)}">{e(say("rulebook", "example", id=i))}</a>' for i in shown
+                )
                 parts.append(f'<p class="meta">{e(say("rulebook", "examples"))}: {links}</p>')
             parts.append("</article>")
         parts.append("</section>")
@@ -276,11 +287,13 @@ def page(book: Book) -> str:
         links = ", ".join(f'<a href="#{anchor("clause", x)}">{e(x)}</a>' for x in k.clauses)
         parts.append(
             f'<div class="clar" id="{anchor("clarification", k.number)}"><h3>{e(say("rulebook", "clarification", n=k.number))}: {e(title)}</h3>'
-            f"<p>{e(ruling)}</p><p><em>{e(say('rulebook', 'reason'))}:</em> {e(reason)}</p><p class=\"meta\">{links}</p></div>"
+            f'<p>{e(ruling)}</p><p><em>{e(say("rulebook", "reason"))}:</em> {e(reason)}</p><p class="meta">{links}</p></div>'
         )
     parts.append("</section>")
     parts.append(f'<section id="errors"><h2>{e(say("rulebook", "errors"))}</h2><table>')
-    parts.append(f"<tr><th>{e(say('rulebook', 'error_code'))}</th><th></th><th>{e(say('rulebook', 'enforces'))}</th></tr>")
+    parts.append(
+        f"<tr><th>{e(say('rulebook', 'error_code'))}</th><th></th><th>{e(say('rulebook', 'enforces'))}</th></tr>"
+    )
     for err in rules.errors:
         parts.append(
             f"<tr><td><code>{e(err.code)}</code></td><td>{e(error_words(rules, err.code, lang))}</td>"
@@ -292,7 +305,9 @@ def page(book: Book) -> str:
         parts.append(f"<section><h2>{e(say('rulebook', 'decisions'))}</h2>")
         for i, d in enumerate(decisions):
             dw = decision_words(rules, i, d, lang)
-            parts.append(f"<h3>{e(dw['topic'])}</h3><p>{e(dw['decision'])}</p><p><em>{e(say('rulebook', 'reason'))}:</em> {e(dw['reason'])}</p>")
+            parts.append(
+                f"<h3>{e(dw['topic'])}</h3><p>{e(dw['decision'])}</p><p><em>{e(say('rulebook', 'reason'))}:</em> {e(dw['reason'])}</p>"
+            )
         parts.append("</section>")
     parts.append(f'<section id="examples"><h2>{e(say("rulebook", "examples"))}</h2>')
     for ex in book.examples.values():

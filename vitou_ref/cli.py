@@ -118,11 +118,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     aud.add_argument("record", metavar="RECORD")
     aud.add_argument("--ruleset", metavar="ID|FILE", help="replay under this ruleset instead of the record's")
-    aud.add_argument("--continue", dest="go_on", action="store_true", help="go on after an illegal action, treating it as not made")
+    aud.add_argument(
+        "--continue", dest="go_on", action="store_true", help="go on after an illegal action, treating it as not made"
+    )
     aud.add_argument("--at", type=int, metavar="N", help="explain the position before action N instead")
     aud.add_argument("--lang", choices=("en", "fr", "pt", "ru"), default="en")
     aud.add_argument("--format", choices=("text", "json", "markdown"), default="text")
-    aud.add_argument("--compare-ruleset", metavar="OTHER", help="replay under this ruleset too and show where the rulings part")
+    aud.add_argument(
+        "--compare-ruleset", metavar="OTHER", help="replay under this ruleset too and show where the rulings part"
+    )
     aud.set_defaults(run=cmd_audit)
 
     book = sub.add_parser("rulebook", help="render the rules (or a profile) as a rulebook with worked examples")
@@ -422,12 +426,12 @@ def cmd_audit(args: argparse.Namespace) -> int:
     record, rules = load_record(args.record, rules)
     if args.compare_ruleset:
         other = load_ruleset(args.compare_ruleset)
-        result = compare(record, rules, other, args.lang)
+        compared = compare(record, rules, other, args.lang)
         if args.format == "json":
-            _print_json(result)
+            _print_json(compared)
         else:
-            sys.stdout.write(compare_text(result, rules, other, args.lang))
-        return 0 if not result["divergences"] else 1
+            sys.stdout.write(compare_text(compared, rules, other, args.lang))
+        return 0 if not compared["divergences"] else 1
     if args.at is not None:
         if not 1 <= args.at <= len(record.actions) + 1:
             print(f"vitou: --at takes 1 to {len(record.actions) + 1} for this record", file=sys.stderr)
