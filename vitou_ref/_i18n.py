@@ -29,6 +29,15 @@ def clarification_words(k: Clarification, lang: str) -> tuple[str, str, str]:
     return k.title, k.ruling, k.reason
 
 
+def ruleset_words(rules: Ruleset, lang: str) -> tuple[str, str]:
+    """(title, summary) of a ruleset in ``lang``."""
+    if lang != "en":
+        t = catalog(lang).get("rulesets", {}).get(rules.name)
+        if isinstance(t, dict) and t.get("title") and t.get("summary"):
+            return str(t["title"]), str(t["summary"])
+    return rules.title, rules.summary
+
+
 def error_words(rules: Ruleset, code: str, lang: str) -> str:
     if lang != "en":
         t = catalog(lang).get("errors", {}).get(code)
@@ -62,6 +71,7 @@ def english_texts(rules_list: list[Ruleset]) -> dict[str, str]:
             )
         for e in rules.errors:
             out.setdefault(f"errors.{e.code}", e.summary)
+        out[f"rulesets.{rules.name}"] = f"title: {rules.title} | summary: {rules.summary}"
         if rules.profile:
             for i, d in enumerate(thaw(rules.profile).get("decisions", [])):
                 out[f"decisions.{rules.name}.{i}"] = (
@@ -87,10 +97,10 @@ def fingerprint(text: str) -> str:
 def _lookup(own: dict[str, Any], key: str) -> Any:
     section, _, rest = key.partition(".")
     node: Any = own.get(section)
-    if section == "clarifications" or section == "decisions":
+    if section in ("clarifications", "decisions"):
         origin, _, number = rest.rpartition(".")
         return (node or {}).get(origin, {}).get(number)
-    if section in ("clauses", "errors"):
+    if section in ("clauses", "errors", "rulesets"):
         return (node or {}).get(rest)
     return _walk(node, rest)
 
@@ -112,6 +122,7 @@ def _complete(key: str, value: Any) -> bool:
         "clauses": ("title", "text"),
         "clarifications": ("title", "ruling", "reason"),
         "decisions": ("topic", "decision", "reason"),
+        "rulesets": ("title", "summary"),
     }
     if section in needs:
         return isinstance(value, dict) and all(value.get(x) for x in needs[section])

@@ -10,7 +10,7 @@ from typing import Any
 from ._audit import Words
 from ._events import Event
 from ._fixtures import Case, load_suite
-from ._i18n import clarification_words, clause_words, decision_words, error_words
+from ._i18n import clarification_words, clause_words, decision_words, error_words, ruleset_words
 from ._model import Ruleset, thaw
 from ._protocol import run_case
 from ._tables import tables_for
@@ -105,9 +105,10 @@ def _sections(rules: Ruleset) -> list[tuple[str, list[Any]]]:
 def markdown(book: Book) -> str:
     rules, w, lang = book.rules, book.words, book.lang
     say = w.say
-    out = [f"# {say('rulebook', 'title', title=rules.title)}", ""]
+    rtitle, rsummary = ruleset_words(rules, lang)
+    out = [f"# {say('rulebook', 'title', title=rtitle)}", ""]
     out.append(f"*{say('rulebook', 'version', version=rules.version, hash=rules.content_hash)}*")
-    out += ["", rules.summary, ""]
+    out += ["", rsummary, ""]
     sections = _sections(rules)
     out += [f"## {say('rulebook', 'contents')}", ""]
     for sec, clauses in sections:
@@ -184,7 +185,8 @@ def _example_md(book: Book, ex: Example) -> list[str]:
     w = book.words
     say = w.say
     out = [f'<a id="{ex.anchor}"></a>', "", f"### {say('rulebook', 'example', id=ex.case.id)}", ""]
-    out += [f"*{ex.case.title}*", ""]
+    if book.lang == "en":  # case titles are written in English only
+        out += [f"*{ex.case.title}*", ""]
     head = []
     if "dealer" in ex.setup:
         head.append(say("rulebook", "dealer", seat=w.seat(ex.setup["dealer"])))
@@ -229,14 +231,15 @@ def page(book: Book) -> str:
     rules, w, lang = book.rules, book.words, book.lang
     say = w.say
     e = html.escape
+    rtitle, rsummary = ruleset_words(rules, lang)
     parts = [
         "<!DOCTYPE html>",
         f'<html lang="{e(lang)}"><head><meta charset="utf-8">',
-        f"<title>{e(say('rulebook', 'title', title=rules.title))}</title>",
+        f"<title>{e(say('rulebook', 'title', title=rtitle))}</title>",
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><style>{CSS}</style></head><body>',
-        f"<h1>{e(say('rulebook', 'title', title=rules.title))}</h1>",
+        f"<h1>{e(say('rulebook', 'title', title=rtitle))}</h1>",
         f'<p class="meta">{e(say("rulebook", "version", version=rules.version, hash=rules.content_hash))}</p>',
-        f"<p>{e(rules.summary)}</p>",
+        f"<p>{e(rsummary)}</p>",
     ]
     sections = _sections(rules)
     parts.append(f"<nav><h2>{e(say('rulebook', 'contents'))}</h2><ul>")
@@ -334,7 +337,7 @@ def _example_html(book: Book, ex: Example) -> str:
     outcome = say("audit", "final", score=w.score(final["score"]), winner=winner)
     return (
         f'<div class="example" id="{ex.anchor}"><h3>{e(say("rulebook", "example", id=ex.case.id))}</h3>'
-        f"<p><em>{e(ex.case.title)}</em></p>"
+        + (f"<p><em>{e(ex.case.title)}</em></p>" if book.lang == "en" else "")
         + (f'<p class="meta">{e("; ".join(head))}</p>' if head else "")
         + f"<p><strong>{e(say('rulebook', 'deal'))}</strong></p><ol>{deals}</ol>"
         f"<p><strong>{e(say('rulebook', 'actions'))}</strong></p><ol>{steps}</ol>"
