@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
@@ -152,3 +153,35 @@ def test_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 def test_protocol_validation_catches_a_malformed_answer(capsys: pytest.CaptureFixture[str]) -> None:
     # The 'steps' fault drops a step: without validation it is an errored shape; with it, a schema check runs first.
     assert certify("--impl", fake("steps"), "--validate-protocol") == 1
+
+
+def test_the_harness_memory_stays_bounded_whatever_the_implementation_prints() -> None:
+    # The fake streams a 200 MB line; the harness reads no further than its line limit (8 MB) and
+    # errors the case. Its own peak memory is measured in a process of its own.
+    code = (
+        "import contextlib, io, json, resource, sys\n"
+        "from vitou_ref.cli import main\n"
+        "buf = io.StringIO()\n"
+        "with contextlib.redirect_stdout(buf):\n"
+        "    rc = main(['certify', '--suite', sys.argv[1], '--timeout', '20', '--format', 'json', '--impl', sys.argv[2]])\n"
+        "print(json.dumps({'rc': rc, 'peak_kb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,"
+        " 'report': json.loads(buf.getvalue())}))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, SMALL, fake("flood")], check=False, capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    result = json.loads(proc.stdout)
+    assert result["rc"] == 1
+    outcomes = {c["id"]: c for c in result["report"]["cases"]}
+    assert outcomes["VT-0001"]["outcome"] == "passed"
+    assert outcomes["VT-0002"]["outcome"] == "errored" and "over" in outcomes["VT-0002"]["reason"]
+    assert result["peak_kb"] < 120 * 1024  # far below the 200 MB the implementation printed
+
+
+def test_impl_is_split_like_a_shell_line_but_never_run_through_one(tmp_path: Path) -> None:
+    marker = tmp_path / "touched"
+    # Quotes group words as a shell would; ';', '$(...)' and '>' reach the program as plain arguments.
+    command = f"{fake('good')} ';' touch {marker} '$(touch {marker})' '>' {marker}"
+    assert certify("--impl", command) == 0
+    assert not marker.exists()

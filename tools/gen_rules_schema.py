@@ -82,7 +82,7 @@ RULE_DATA: dict[str, dict] = {
                             "minItems": 1,
                             "items": {"enum": ["A", "B", "T"]},
                         },
-                        "winner": {"enum": ["A", "B", "none"]},
+                        "winner": {"enum": ["A", "B", "none", "eldest"]},
                         "text": TEXT,
                         "quote": TEXT,
                     },

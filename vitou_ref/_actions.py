@@ -19,7 +19,7 @@ class Play:
     act: ClassVar[str] = "play"
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "act": "play", "card": str(self.card)}
+        return {"seat": self.seat, "act": "play", "card": self.card.text}
 
     def __str__(self) -> str:
         return f"{self.seat} plays {self.card}"

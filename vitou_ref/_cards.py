@@ -42,12 +42,14 @@ class Card:
     suit: Suit
     # A dense number for table lookups; identical cards always share it.
     id: int = field(init=False, compare=False, repr=False)
+    text: str = field(init=False, compare=False, repr=False)  # the written form, made once
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "id", _RANK_POS[self.rank] * len(_SUITS) + _SUIT_POS[self.suit])
+        object.__setattr__(self, "text", self.rank.value + self.suit.value)
 
     def __str__(self) -> str:
-        return self.rank.value + self.suit.value
+        return self.text
 
     @staticmethod
     def parse(text: str) -> Card:

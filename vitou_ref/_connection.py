@@ -141,6 +141,13 @@ class Connection:
         self._write(line, deadline)
         return self._read_line(deadline)
 
+    def write_all(self, data: bytes, timeout: float) -> None:
+        """Send several request lines at once (pipelining); answers are read with read_line."""
+        self._write(data, time.monotonic() + timeout)
+
+    def read_line(self, timeout: float) -> bytes:
+        return self._read_line(time.monotonic() + timeout)
+
     def _write(self, data: bytes, deadline: float) -> None:
         proc = self.proc
         if proc is None or proc.stdin is None:

@@ -24,7 +24,7 @@ from ._events import Event, MatchEvent, hand_event
 from ._model import Ruleset
 from ._reasons import Reason, Ref
 from ._setup import DealSource, random_draw, read_deals, read_score, settle_draw
-from ._tables import TIED, Tables, tables_for
+from ._tables import ELDEST, TIED, Tables, tables_for
 from ._transitions import ANSWER, CALL, CARD, DECISION, NO_DEAL, OVER, PHASE_NAMES, PLAY, TRANSITIONS
 
 NORMAL, TWENTY, TWENTY_TWENTY = 0, 1, 2
@@ -553,6 +553,8 @@ class Match:
 
     def _end_hand_on_tricks(self, side: int, row: str) -> tuple[Event, ...]:
         t = self._t
+        if side == ELDEST:
+            side = t.side_of[t.first_leader[self._dealer]]
         tok = t.bid_tokens[self.level]
         bside = t.side_ids[self._bside] if self._bside >= 0 else None
         if side < 0:

@@ -94,7 +94,7 @@ class SuitSpec:
 class ResolutionRow:
     id: str
     pattern: tuple[Literal["A", "B", "T"], ...]
-    winner: Literal["A", "B", "none"]
+    winner: Literal["A", "B", "none", "eldest"]  # eldest: the side of the player next to the dealer
     text: str
 
 

@@ -31,7 +31,8 @@ def run_case(t: Tables, setup: Any, actions: Any, seq: Any = None, trace: list[E
         match = match_from_setup(t, setup)
     except SetupError as exc:
         return errored(seq, f"setup: {exc}")
-    legal = [a.to_json() for a in match.legal_actions()]
+    j = t.as_json
+    legal = [j(a) for a in match.legal_actions()]
     steps: list[dict[str, Any]] = []
     for raw in actions:
         try:
@@ -47,7 +48,7 @@ def run_case(t: Tables, setup: Any, actions: Any, seq: Any = None, trace: list[E
         if trace is not None:
             trace.extend(events)
         steps.append(
-            {"ok": True, "events": [e.to_json() for e in events], "legal": [a.to_json() for a in match.legal_actions()]}
+            {"ok": True, "events": [e.to_json() for e in events], "legal": [j(a) for a in match.legal_actions()]}
         )
     return {"seq": seq, "legal": legal, "steps": steps, "final": final_of(match)}
 

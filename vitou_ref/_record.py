@@ -239,12 +239,11 @@ def dump_record(data: dict[str, Any], to: str) -> str:
         from ._notation import write_notation
 
         return write_notation(data["actions"]) + "\n"
-    import yaml
+    from ._yamlout import dump
 
     out = dict(data)
     out["actions"] = _notation_block(data["actions"])
-    text = yaml.safe_dump(out, sort_keys=False, allow_unicode=True, width=100, default_flow_style=None)
-    return text
+    return dump(out)
 
 
 def _notation_block(actions: list[Any]) -> Any:

@@ -272,7 +272,7 @@ def write_junit(path: str, run: Run, vs: list[Verdict]) -> None:
 
 def save_failed(directory: str, run: Run, impl_command: str) -> list[str]:
     """Each failing case as a standalone fixture file, with the command that reruns it."""
-    import yaml
+    from ._yamlout import dump
 
     os.makedirs(directory, exist_ok=True)
     written = []
@@ -284,6 +284,6 @@ def save_failed(directory: str, run: Run, impl_command: str) -> list[str]:
         doc = {"format": 1, "title": f"{r.case.id}, saved by vitou certify", "cases": [r.case.to_json()]}
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(f"# {r.outcome}: {r.reason}\n# rerun: {rerun}\n")
-            yaml.safe_dump(doc, fh, sort_keys=False, allow_unicode=True, width=120)
+            fh.write(dump(doc, width=120, flow=False))
         written.append(path)
     return written

@@ -437,7 +437,7 @@ def _check_resolution(
                 f"row {row.id!r}: A names the side that won the earliest won trick, so B cannot come before A",
                 at + ("rows", i, "pattern"),
             )
-        if row.winner != "none" and row.winner not in row.pattern:
+        if row.winner in ("A", "B") and row.winner not in row.pattern:
             bad(
                 "RESOLUTION_PATTERN",
                 f"row {row.id!r} gives the hand to {row.winner}, a side that won no trick in its pattern",
@@ -489,7 +489,7 @@ def _check_ladder(
         prev = values[-1]
         if prev == "match":
             bad("LADDER_NOT_INCREASING", "no level can come after one worth the match", where + ("value",))
-        elif level.value != "match" and int(level.value) <= int(prev):
+        elif strict and level.value != "match" and int(level.value) <= int(prev):
             bad(
                 "LADDER_NOT_INCREASING",
                 f"level {level.bid!r} is worth {level.value}, not more than the level below ({prev})",

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ._actions import CallPlay, DeclineHand, Pass, Play, PlayHand, Raise, Refuse
 from ._cards import ALL_CARDS, Card
 from ._events import TrickEvent
 from ._model import MATCH, Ruleset
 
 TIED = 2  # the result of a tied trick, after the two side indexes 0 and 1
+ELDEST = -2  # a row whose winner is the side of the player next to the dealer
 
 
 class Tables:
@@ -135,6 +138,8 @@ class Tables:
                     if row is not None:
                         if row.winner == "none":
                             decided = (-1, row.id)
+                        elif row.winner == "eldest":
+                            decided = (ELDEST, row.id)  # settled at play time: it depends on the dealer
                         else:
                             assert a is not None
                             decided = (a if row.winner == "A" else 1 - a, row.id)
@@ -145,6 +150,23 @@ class Tables:
             i += 1
         self.trie_next = tuple(tuple(x) for x in nxt)
         self.trie_term = tuple(term)
+
+    def as_json(self, action: Any) -> dict[str, Any]:
+        """The protocol form of an action; the prebuilt ones are written once and shared."""
+        cache: dict[int, dict[str, Any]] | None = self.__dict__.get("_json")
+        if cache is None:
+            cache = self.__dict__["_json"] = {}
+            prebuilt: list[Any] = [a for row in self.play_actions for a in row if a is not None]
+            prebuilt += [a for row in self.raise_actions for a in row if a is not None]
+            prebuilt += [*self.refuse_actions, *self.pass_actions, *self.call_actions]
+            prebuilt += [a for pair in self.decide_actions for a in pair]
+            for a in prebuilt:
+                cache[id(a)] = a.to_json()
+        found = cache.get(id(action))
+        if found is not None:
+            return found
+        out: dict[str, Any] = action.to_json()
+        return out
 
     def card(self, cid: int) -> Card:
         return ALL_CARDS[cid]

@@ -137,6 +137,43 @@ def build_parser() -> argparse.ArgumentParser:
     book.add_argument("--output", "-o", metavar="FILE")
     book.set_defaults(run=cmd_rulebook)
 
+    fz = sub.add_parser(
+        "fuzz",
+        help="hunt for divergences between an implementation and the reference with random matches",
+        description="Random matches, with a share of illegal actions, played on the reference and sent to the "
+        "implementation; on a divergence, the smallest case that shows it is written as a fixture. "
+        "Exit status: 0 no divergence, 1 a divergence, 2 the fuzzer could not run.",
+    )
+    fz.add_argument("--impl", metavar="COMMAND", help="the implementation (default: the bundled reference)")
+    fz.add_argument("--ruleset", default="vitou", metavar="ID")
+    fz.add_argument("--examples", type=int, default=2000, metavar="N", help="matches to try (default 2000)")
+    fz.add_argument(
+        "--seed", type=int, default=None, metavar="S", help="for a reproducible run (default: random, printed)"
+    )
+    fz.add_argument("--max-seconds", type=float, default=None, metavar="T")
+    fz.add_argument("--save", metavar="DIR", default="fuzz-failures", help="where the fixture of a divergence goes")
+    fz.add_argument(
+        "--illegal", type=int, default=12, metavar="PCT", help="share of illegal actions, in percent (default 12)"
+    )
+    fz.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
+    fz.set_defaults(run=cmd_fuzz)
+
+    mut = sub.add_parser(
+        "mutants",
+        help="the suite's mutation score: run the suite (and optionally the fuzzer) against deliberately wrong rules",
+    )
+    mut.add_argument("--only", action="append", metavar="NAME", help="only these mutants (repeatable)")
+    mut.add_argument("--fuzz", action="store_true", help="also fuzz each mutant")
+    mut.add_argument("--fuzz-examples", type=int, default=400, metavar="N")
+    mut.add_argument("--seed", type=int, default=1)
+    mut.add_argument(
+        "--min-score", type=float, default=95.0, metavar="PCT", help="exit 1 below this score (default 95)"
+    )
+    mut.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    mut.add_argument("--suite", metavar="DIR", help="the suite to score (default: the bundled one)")
+    mut.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
+    mut.set_defaults(run=cmd_mutants)
+
     cert = sub.add_parser(
         "certify",
         help="certify an implementation against the conformance suite (the bundled reference by default)",
@@ -354,10 +391,10 @@ def cmd_profile_resolve(args: argparse.Namespace) -> int:
     if args.format == "json":
         _print_json({"name": rules.name, "hash": rules.content_hash, "ruleset": doc})
     else:
-        import yaml
+        from ._yamlout import dump
 
         sys.stdout.write(f"# {rules.name}, resolved; content hash {rules.content_hash}\n")
-        sys.stdout.write(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=100))
+        sys.stdout.write(dump(doc, flow=False))
     return 0
 
 
@@ -463,6 +500,85 @@ def cmd_rulebook(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    import shlex
+
+    from ._certify import REFERENCE_COMMAND
+    from ._connection import Fault, split_command
+    from ._fuzz import Fuzzer, fixture_for
+    from ._registry import load_ruleset
+    from ._simulate import Progress
+
+    if args.examples < 1 or not 0 <= args.illegal <= 100:
+        print("vitou: --examples must be at least 1 and --illegal between 0 and 100", file=sys.stderr)
+        return 2
+    try:
+        argv = split_command(args.impl) if args.impl else list(REFERENCE_COMMAND)
+    except ValueError as exc:
+        print(f"vitou fuzz: --impl: {exc}", file=sys.stderr)
+        return 2
+    rules = load_ruleset(args.ruleset)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    label = args.impl or shlex.join(REFERENCE_COMMAND)
+    fuzzer = Fuzzer(rules, argv, illegal=args.illegal, progress=Progress(f"fuzz {rules.name}", args.progress))
+    try:
+        result = fuzzer.run(args.examples, seed, args.max_seconds)
+    except Fault as exc:
+        print(f"vitou fuzz: {exc.message}", file=sys.stderr)
+        return 2
+    finally:
+        fuzzer.close()
+    print(
+        f"fuzz {rules.name} against {label}: {result.matches} matches in {result.seconds:.1f}s "
+        f"({result.rate:,.0f} matches/s), seed {seed}"
+    )
+    d = result.divergence
+    if d is None:
+        print("no divergence")
+        return 0
+    os.makedirs(args.save, exist_ok=True)
+    case_id = f"FZ-{seed % 10000:04d}"
+    path = os.path.join(args.save, f"{case_id}.yaml")
+    from ._yamlout import dump
+
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(
+            f"# rerun: vitou certify --impl {shlex.quote(label)} --ruleset {rules.name} --suite {shlex.quote(path)}\n"
+        )
+        fh.write(dump(fixture_for(d, rules, case_id, label), width=120))
+    print(f"DIVERGENCE at {d.describe()}")
+    print(f"smallest case found: {len(d.case.actions)} action(s), {len(d.case.setup['deals'])} deal(s): {path}")
+    print(f"rerun: vitou certify --impl {shlex.quote(label)} --ruleset {rules.name} --suite {shlex.quote(path)}")
+    return 1
+
+
+def cmd_mutants(args: argparse.Namespace) -> int:
+    from ._mutants import BY_NAME
+    from ._mutation import Row, render_mutation, run_mutation
+    from ._simulate import Progress
+
+    unknown = [n for n in args.only or [] if n not in BY_NAME]
+    if unknown:
+        print(f"vitou mutants: no mutant {', '.join(unknown)} (mutants: {', '.join(BY_NAME)})", file=sys.stderr)
+        return 2
+    total = len(args.only or BY_NAME)
+    progress = Progress("mutants", args.progress)
+    done: list[Row] = []
+
+    def note(row: Row) -> None:
+        done.append(row)
+        progress(len(done), total)
+
+    table = run_mutation(args.only, args.fuzz, args.fuzz_examples, args.seed, suite_path=args.suite, progress=note)
+    if args.format == "json":
+        _print_json(table.to_json())
+    else:
+        sys.stdout.write(render_mutation(table, markdown=args.format == "markdown"))
+    if any(r.problem is not None for r in table.rows):
+        return 2
+    return 0 if table.score >= args.min_score else 1
 
 
 def cmd_certify(args: argparse.Namespace) -> int:

@@ -8,6 +8,7 @@ It answers like the reference, except as MODE says, from the N-th run request on
   hang        stops answering at the N-th case
   garbage     prints a line that is not JSON for the N-th case
   huge        prints a line of 20 MB for the N-th case
+  flood       streams a line of 200 MB, 1 MB at a time, for the N-th case
   seq         answers the N-th case with the wrong seq
   steps       drops a step from the N-th answer
   extra       prints an extra line after the N-th answer
@@ -79,6 +80,14 @@ def main() -> int:
                 continue
             elif mode == "huge":
                 out.write('{"seq": 1, "x": "' + "x" * (20 * 1024 * 1024) + '"}\n')
+                out.flush()
+                continue
+            elif mode == "flood":
+                chunk = "x" * (1 << 20)
+                out.write('{"seq": 1, "x": "')
+                for _ in range(200):
+                    out.write(chunk)
+                out.write('"}\n')
                 out.flush()
                 continue
             elif mode == "seq":
