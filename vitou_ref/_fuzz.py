@@ -1,14 +1,15 @@
 """Differential fuzzing: random matches on the reference and on an implementation, compared answer by answer.
 
-A match is drawn by hypothesis as a few numbers: a seed (the deals and the
-first dealer), a starting score (0-0, or one near the endings), how many
-actions to play, and the first choices among the legal actions. The rest of
-the match follows a seeded random policy, with a share of deliberately
+A match is drawn by hypothesis as three numbers: a seed (the deals, the
+first dealer and every choice of action), a starting score (0-0, or one near
+the endings, where the rules are densest) and how many actions to play at
+most. Play follows a seeded random policy, with a share of deliberately
 illegal actions (wrong seat, card not held, bids where they are forbidden,
 malformed actions). Matches go to the implementation in pipelined batches.
-On a divergence, hypothesis shrinks the batch to one match, the fewest
-actions and the smallest choices, and the case is written as a fixture whose
-expectations are the reference's answers.
+On a divergence, hypothesis shrinks the batch to one match and the fewest
+actions; then the case is cut to the hand where it diverges, stripped of
+every action it does not need, and written as a fixture whose expectations
+are the reference's answers.
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ def universe(t: Tables) -> list[Any]:
 
 
 def make_case(
-    t: Tables, seed: int, start: int, length: int, choices: list[int], illegal: int, tries: list[Any]
+    t: Tables, seed: int, start: int, length: int, illegal: int, tries: list[Any]
 ) -> tuple[Case, dict[str, Any]]:
     """The match a drawn example stands for, and the reference's answer to it, built in one pass."""
     rng = random.Random(seed)
@@ -114,10 +115,10 @@ def make_case(
     ref: dict[str, Any] = {"legal": legal, "steps": []}
     actions: list[Any] = []
     rand = rng.random
-    for i in range(length):
+    for _ in range(length):
         if not legal:
             break
-        c = choices[i] if i < len(choices) else int(rand() * 65536)
+        c = int(rand() * 65536)
         try:
             if c % 100 >= 100 - illegal:
                 action: Any = tries[(c // 100) % len(tries)]
@@ -133,7 +134,8 @@ def make_case(
         except IllegalAction as exc:
             ref["steps"].append({"ok": False, "error": exc.code})
             continue
-        note_deal()
+        if events:  # a new deal is only ever taken when a hand ends
+            note_deal()
         legal_actions = m.legal_actions()
         legal = [j(x) for x in legal_actions]
         ref["steps"].append({"ok": True, "events": [e.to_json() for e in events], "legal": legal})
@@ -191,14 +193,16 @@ class _Found(Exception):
     pass
 
 
-def batches(one: Any, most: int) -> Any:
-    """A batch of matches whose size is drawn first, so that it shrinks to a single match."""
+def batches(most: int) -> Any:
+    """Batches of drawn matches (seed, start, length), the size drawn first so that it shrinks to one match."""
     from hypothesis import strategies as st
 
+    seeds, starts, lengths = st.integers(0, 2**32 - 1), st.integers(0, len(STARTS) - 1), st.integers(0, MAX_ACTIONS)
+
     @st.composite
-    def draw(draw: Any) -> list[Any]:
-        n = draw(st.integers(1, most))
-        return [draw(one) for _ in range(n)]
+    def draw(draw: Any) -> list[tuple[int, int, int]]:
+        # Three draws per match rather than a tuple strategy: the same choices, drawn faster.
+        return [(draw(seeds), draw(starts), draw(lengths)) for _ in range(draw(st.integers(1, most)))]
 
     return draw()
 
@@ -210,10 +214,20 @@ class FuzzResult:
     divergence: Divergence | None
     restarts: int
     examples: int
+    actions: int = 0
+    ended: int = 0
 
     @property
     def rate(self) -> float:
         return self.matches / self.seconds if self.seconds else 0.0
+
+    def describe(self) -> str:
+        """What was tried, in a line: how many matches, how long they were, how fast."""
+        n = max(self.matches, 1)
+        return (
+            f"{self.matches} matches ({self.actions / n:.0f} actions on average, {100 * self.ended / n:.0f}% played "
+            f"to the end of the match) in {self.seconds:.1f}s: {self.rate:,.0f} matches/s"
+        )
 
 
 class Fuzzer:
@@ -237,6 +251,8 @@ class Fuzzer:
         self.tries = universe(self.t)
         self.conn: Connection | None = None
         self.matches = 0
+        self.actions = 0  # over every match tried, for the report
+        self.ended = 0  # matches played to their end
         self.restarts = 0
 
     def _open(self) -> Connection:
@@ -274,14 +290,14 @@ class Fuzzer:
             return [Fault("fault", reason)] * len(cases)
         return answers
 
-    def check(self, drawn: list[tuple[int, int, int, list[int]]]) -> Divergence | None:
+    def check(self, drawn: list[tuple[int, int, int]]) -> Divergence | None:
         # Each request leaves as soon as its case is built: the implementation
         # answers one case while the next is drawn and played here.
         built = []
         conn = self._open()
         try:
-            for i, (s, st, n, ch) in enumerate(drawn):
-                case, ref = make_case(self.t, s, st, n, ch, self.illegal, self.tries)
+            for i, (s, st, n) in enumerate(drawn):
+                case, ref = make_case(self.t, s, st, n, self.illegal, self.tries)
                 built.append((case, ref))
                 conn.write_all(self._line(i + 1, case), self.timeout)
             answers: list[Any] = [json.loads(conn.read_line(self.timeout)) for _ in built]
@@ -292,9 +308,12 @@ class Fuzzer:
             reason = exc.message if isinstance(exc, Fault) else f"invalid JSON: {exc}"
             answers = [Fault("fault", reason)] * len(drawn)
             while len(built) < len(drawn):
-                s, st, n, ch = drawn[len(built)]
-                built.append(make_case(self.t, s, st, n, ch, self.illegal, self.tries))
+                s, st, n = drawn[len(built)]
+                built.append(make_case(self.t, s, st, n, self.illegal, self.tries))
         self.matches += len(built)
+        for case, ref in built:
+            self.actions += len(case.actions)
+            self.ended += ref["final"]["winner"] is not None
         for (case, ref), got in zip(built, answers):
             d = self.judge(case, ref, got)
             if d is not None:
@@ -316,16 +335,9 @@ class Fuzzer:
     def run(self, examples: int, seed: int, max_seconds: float | None) -> FuzzResult:
         from hypothesis import HealthCheck, Phase, given, settings
         from hypothesis import seed as hseed
-        from hypothesis import strategies as st
 
         start = time.perf_counter()
         self._open()  # a program that cannot start is reported as such, before any example is drawn
-        one = st.tuples(
-            st.integers(0, 2**32 - 1),
-            st.integers(0, len(STARTS) - 1),
-            st.integers(0, MAX_ACTIONS),
-            st.lists(st.integers(0, (1 << 16) - 1), max_size=6),
-        )
         found: list[Divergence] = []
         chunk = 0
         while self.matches < examples:
@@ -344,8 +356,8 @@ class Fuzzer:
                 print_blob=False,
             )
             @hseed(seed * 1_000_003 + chunk)
-            @given(batches(one, self.batch))
-            def prop(drawn: list[tuple[int, int, int, list[int]]]) -> None:
+            @given(batches(self.batch))
+            def prop(drawn: list[tuple[int, int, int]]) -> None:
                 d = self.check(drawn)
                 if d is not None:
                     found.append(d)  # the last one found is the smallest, once shrinking ends
@@ -368,7 +380,7 @@ class Fuzzer:
         div = found[-1] if found else None
         if div is not None:
             div = self._earliest(div)
-        return FuzzResult(self.matches, seconds, div, self.restarts, chunk)
+        return FuzzResult(self.matches, seconds, div, self.restarts, chunk, self.actions, self.ended)
 
     def _earliest(self, d: Divergence) -> Divergence:
         """Shrink further with what the rules guarantee, as long as the case still diverges.
@@ -512,7 +524,7 @@ def _clauses(rules: Ruleset, d: Divergence) -> list[str]:
         if f'"reason": "{reason}"' in events:
             found.append(rules.current_clause(clause))
     if '"trick"' in events:
-        found.append(rules.current_clause("trick.rank_only"))
+        found += [rules.current_clause(c) for c in ("deck.rank_order", "trick.rank_only", "trick.tie")]
     if '"hand"' in events:
         found.append(rules.current_clause("hand.resolution"))
     if d.where == "final" or '"score"' in events:

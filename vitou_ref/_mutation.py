@@ -199,11 +199,11 @@ def _fuzz_cell(row: Row) -> str:
 
 def render_mutation(table: Table, markdown: bool = False) -> str:
     fuzzed = any(r.fuzz is not None for r in table.rows)
-    head = ["mutant", "result", "killed by"] + (["fuzz"] if fuzzed else [])
+    head = ["mutant"] + (["mistake"] if markdown else []) + ["result", "killed by"] + (["fuzz"] if fuzzed else [])
     body = []
     for r in table.rows:
-        cells = [r.mutant.name, r.status, _killers(r)] + ([_fuzz_cell(r)] if fuzzed else [])
-        body.append(cells)
+        cells = [r.mutant.name] + ([r.mutant.mistake] if markdown else []) + [r.status, _killers(r)]
+        body.append(cells + ([_fuzz_cell(r)] if fuzzed else []))
     j = table.to_json()
     summary = (
         f"mutation score {j['score']}%: {j['killed']} of {j['mutants'] - j['equivalent']} mutants killed "

@@ -521,7 +521,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         return 2
     rules = load_ruleset(args.ruleset)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    label = args.impl or shlex.join(REFERENCE_COMMAND)
+    label = args.impl or "python -m vitou_ref.adapter"  # the bundled reference, named without this machine's paths
     fuzzer = Fuzzer(rules, argv, illegal=args.illegal, progress=Progress(f"fuzz {rules.name}", args.progress))
     try:
         result = fuzzer.run(args.examples, seed, args.max_seconds)
@@ -530,10 +530,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         return 2
     finally:
         fuzzer.close()
-    print(
-        f"fuzz {rules.name} against {label}: {result.matches} matches in {result.seconds:.1f}s "
-        f"({result.rate:,.0f} matches/s), seed {seed}"
-    )
+    print(f"fuzz {rules.name} against {label}, seed {seed}: {result.describe()}")
     d = result.divergence
     if d is None:
         print("no divergence")
