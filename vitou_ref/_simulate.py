@@ -132,6 +132,7 @@ class Progress:
         self.on = force or sys.stderr.isatty()
         self.last = 0.0
         self.started = time.monotonic()
+        self.open_line = False
 
     def __call__(self, done: int, total: int) -> None:
         now = time.monotonic()
@@ -142,6 +143,14 @@ class Progress:
         end = "\n" if done == total else ""
         sys.stderr.write(f"\r{self.label}: {done}/{total} ({100 * done // total}%, {rate:,.0f}/s){end}")
         sys.stderr.flush()
+        self.open_line = not end
+
+    def finish(self) -> None:
+        """End the progress line of a run that stopped short of its total."""
+        if self.open_line:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+            self.open_line = False
 
 
 def render_simulation(sim: Simulation) -> str:

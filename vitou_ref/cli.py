@@ -511,8 +511,11 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     from ._registry import load_ruleset
     from ._simulate import Progress
 
-    if args.examples < 1 or not 0 <= args.illegal <= 100:
-        print("vitou: --examples must be at least 1 and --illegal between 0 and 100", file=sys.stderr)
+    if args.examples < 1 or not 0 <= args.illegal <= 100 or (args.max_seconds is not None and args.max_seconds <= 0):
+        print(
+            "vitou fuzz: --examples must be at least 1, --illegal between 0 and 100, --max-seconds positive",
+            file=sys.stderr,
+        )
         return 2
     try:
         argv = split_command(args.impl) if args.impl else list(REFERENCE_COMMAND)
@@ -522,14 +525,17 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     rules = load_ruleset(args.ruleset)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     label = args.impl or "python -m vitou_ref.adapter"  # the bundled reference, named without this machine's paths
-    fuzzer = Fuzzer(rules, argv, illegal=args.illegal, progress=Progress(f"fuzz {rules.name}", args.progress))
+    progress = Progress(f"fuzz {rules.name}", args.progress)
+    fuzzer = Fuzzer(rules, argv, illegal=args.illegal, progress=progress)
     try:
         result = fuzzer.run(args.examples, seed, args.max_seconds)
     except Fault as exc:
+        progress.finish()
         print(f"vitou fuzz: {exc.message}", file=sys.stderr)
         return 2
     finally:
         fuzzer.close()
+    progress.finish()
     print(f"fuzz {rules.name} against {label}, seed {seed}: {result.describe()}")
     d = result.divergence
     if d is None:
@@ -556,6 +562,9 @@ def cmd_mutants(args: argparse.Namespace) -> int:
     from ._mutation import Row, render_mutation, run_mutation
     from ._simulate import Progress
 
+    if args.fuzz_examples < 1 or not 0 <= args.min_score <= 100:
+        print("vitou mutants: --fuzz-examples must be at least 1 and --min-score between 0 and 100", file=sys.stderr)
+        return 2
     unknown = [n for n in args.only or [] if n not in BY_NAME]
     if unknown:
         print(f"vitou mutants: no mutant {', '.join(unknown)} (mutants: {', '.join(BY_NAME)})", file=sys.stderr)
