@@ -283,12 +283,16 @@ class Fuzzer:
             conn.write_all(b"".join(lines), self.timeout)
             answers = [json.loads(conn.read_line(self.timeout)) for _ in cases]
         except (Fault, ValueError) as exc:
-            conn.kill()
-            self.conn = None
-            self.restarts += 1
-            reason = exc.message if isinstance(exc, Fault) else f"invalid JSON: {exc}"
-            return [Fault("fault", reason)] * len(cases)
+            return [self._lost(exc)] * len(cases)
         return answers
+
+    def _lost(self, exc: Fault | ValueError) -> Fault:
+        """The connection broke: it is dropped (the next batch restarts it), and why is the answer."""
+        if self.conn is not None:
+            self.conn.kill()
+            self.conn = None
+        self.restarts += 1
+        return Fault("fault", exc.message if isinstance(exc, Fault) else f"invalid JSON: {exc}")
 
     def check(self, drawn: list[tuple[int, int, int]]) -> Divergence | None:
         # Each request leaves as soon as its case is built: the implementation
@@ -302,11 +306,7 @@ class Fuzzer:
                 conn.write_all(self._line(i + 1, case), self.timeout)
             answers: list[Any] = [json.loads(conn.read_line(self.timeout)) for _ in built]
         except (Fault, ValueError) as exc:
-            conn.kill()
-            self.conn = None
-            self.restarts += 1
-            reason = exc.message if isinstance(exc, Fault) else f"invalid JSON: {exc}"
-            answers = [Fault("fault", reason)] * len(drawn)
+            answers = [self._lost(exc)] * len(drawn)
             while len(built) < len(drawn):
                 s, st, n = drawn[len(built)]
                 built.append(make_case(self.t, s, st, n, self.illegal, self.tries))

@@ -158,10 +158,7 @@ def run_mutation(
     timeout: float = 10.0,
     progress: Callable[[Row], None] | None = None,
 ) -> Table:
-    """Certify the suite's vitou/1.0.0 cases against each mutant (and fuzz it, if asked)."""
-    unknown = [n for n in only or [] if n not in BY_NAME]
-    if unknown:
-        raise KeyError(", ".join(unknown))
+    """Certify the suite's vitou/1.0.0 cases against each mutant (and fuzz it, if asked); KeyError for an unknown name."""
     chosen = [BY_NAME[n] for n in only] if only else list(MUTANTS)
     suite = load_suite(suite_path)
     t0 = time.perf_counter()

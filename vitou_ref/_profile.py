@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ._errors import InputError, UnknownRuleset
+from ._errors import InputError
 from ._model import Ruleset, content_hash
 from ._problems import Problem
 from ._rulesload import build_ruleset
@@ -31,16 +31,9 @@ def resolve_profile(doc: Document, *, strict: bool = True) -> Ruleset:
     data = doc.data
     head = data["profile"]
     name = f"{head['id']}/{head['version']}"
-    from ._registry import load_ruleset  # the base may itself be a shipped profile
+    from ._registry import load_named  # the base may itself be a shipped profile
 
-    try:
-        base = load_ruleset(head["extends"])
-    except UnknownRuleset as exc:
-        raise InputError([doc.problem("PROFILE_BASE_UNKNOWN", str(exc), ("profile", "extends"))]) from None
-    if base.name != head["extends"]:
-        raise InputError(
-            [doc.problem("PROFILE_BASE_UNKNOWN", f"{head['extends']} resolves to {base.name}", ("profile", "extends"))]
-        )
+    base = load_named(head["extends"], lambda m: doc.problem("PROFILE_BASE_UNKNOWN", m, ("profile", "extends")))
     resolved, origins, where = _apply(doc, base, name)
     resolved["profile"] = {"extends": base.name, "base_hash": base.content_hash}
     if data.get("decisions"):
@@ -105,19 +98,22 @@ def _apply(doc: Document, base: Ruleset, name: str) -> tuple[dict[str, Any], lis
         for k in clars:
             k["clauses"] = [new if c == old else c for c in k["clauses"]]
 
+    def unknown(at: Path, op: dict[str, Any], key: str) -> None:
+        problems.append(
+            doc.problem(
+                "PROFILE_CLAUSE_UNKNOWN",
+                f"{key} names clause {op[key]!r}, not among {base.name}'s clauses as changed so far",
+                (*at, key),
+            )
+        )
+
     for n, op in enumerate(data["operations"]):
         at: Path = ("operations", n)
         if "replace" in op:
             i = index(op["replace"])
             new = dict(op["with"], origin=name)
             if i is None:
-                problems.append(
-                    doc.problem(
-                        "PROFILE_CLAUSE_UNKNOWN",
-                        f"replace names clause {op['replace']!r}, which {base.name} does not have",
-                        (*at, "replace"),
-                    )
-                )
+                unknown(at, op, "replace")
                 continue
             if new["id"] != op["replace"] and index(new["id"]) is not None:
                 problems.append(
@@ -140,13 +136,7 @@ def _apply(doc: Document, base: Ruleset, name: str) -> tuple[dict[str, Any], lis
             if "after" in op:
                 j = index(op["after"])
                 if j is None:
-                    problems.append(
-                        doc.problem(
-                            "PROFILE_CLAUSE_UNKNOWN",
-                            f"after names clause {op['after']!r}, which does not exist",
-                            (*at, "after"),
-                        )
-                    )
+                    unknown(at, op, "after")
                     continue
                 pos = j + 1
             clauses.insert(pos, new)
@@ -154,13 +144,7 @@ def _apply(doc: Document, base: Ruleset, name: str) -> tuple[dict[str, Any], lis
         elif "remove" in op:
             i = index(op["remove"])
             if i is None:
-                problems.append(
-                    doc.problem(
-                        "PROFILE_CLAUSE_UNKNOWN",
-                        f"remove names clause {op['remove']!r}, which does not exist",
-                        (*at, "remove"),
-                    )
-                )
+                unknown(at, op, "remove")
                 continue
             del clauses[i]
             del clause_from[i]

@@ -120,16 +120,9 @@ def read_record(raw: str | bytes, source: str = "<record>", rules: Ruleset | Non
     data = doc.data
     header = data["header"]
     if rules is None:
-        from ._registry import load_ruleset
+        from ._registry import load_named
 
-        try:
-            rules = load_ruleset(header["ruleset"])
-        except UnknownRuleset as exc:
-            raise InputError([doc.problem("RECORD_RULESET_UNKNOWN", str(exc), ("header", "ruleset"))]) from None
-        if rules.name != header["ruleset"]:
-            raise InputError(
-                [doc.problem("RECORD_RULESET_UNKNOWN", f"{header['ruleset']} is not shipped", ("header", "ruleset"))]
-            )
+        rules = load_named(header["ruleset"], lambda m: doc.problem("RECORD_RULESET_UNKNOWN", m, ("header", "ruleset")))
         if "hash" in header and header["hash"] != rules.content_hash:
             problems.append(
                 doc.problem(

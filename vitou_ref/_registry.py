@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -119,6 +120,17 @@ def resolve_name(ref: str) -> str:
     if matching:
         return max(matching, key=_version_key)
     raise UnknownRuleset(ref, names)
+
+
+def load_named(name: str, problem: Callable[[str], Problem]) -> Ruleset:
+    """The ruleset a document names by its full id; InputError with ``problem(message)`` otherwise."""
+    try:
+        rules = load_ruleset(name)
+    except UnknownRuleset as exc:
+        raise InputError([problem(str(exc))]) from None
+    if rules.name != name:  # a document pins one version: a bare id or a path would drift
+        raise InputError([problem(f"{name} resolves to {rules.name}; give the ruleset's full id")])
+    return rules
 
 
 def load_ruleset(ref: str | os.PathLike[str]) -> Ruleset:

@@ -371,15 +371,20 @@ def cmd_fixtures_check(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _emit(text: str, output: str | None) -> None:
+    """Command output: to the --output file when given, to stdout otherwise."""
+    if output:
+        with open(output, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    else:
+        sys.stdout.write(text)
+
+
 def cmd_fixtures_export(args: argparse.Namespace) -> int:
     from ._export import export_suite
 
     text = json.dumps(export_suite(args.suite), indent=1, ensure_ascii=False) + "\n"
-    if args.output:
-        with open(args.output, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    else:
-        sys.stdout.write(text)
+    _emit(text, args.output)
     return 0
 
 
@@ -445,11 +450,7 @@ def cmd_record(args: argparse.Namespace) -> int:
         print("vitou: give a RECORD file or --from-case ID", file=sys.stderr)
         return 2
     text = dump_record(data, args.to)
-    if args.output:
-        with open(args.output, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    else:
-        sys.stdout.write(text)
+    _emit(text, args.output)
     return 0
 
 
@@ -494,11 +495,7 @@ def cmd_rulebook(args: argparse.Namespace) -> int:
     rules = load_ruleset(args.ruleset)
     book_ = build(rules, args.lang, args.suite)
     text = page(book_) if args.format == "html" else markdown(book_)
-    if args.output:
-        with open(args.output, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    else:
-        sys.stdout.write(text)
+    _emit(text, args.output)
     return 0
 
 
