@@ -1,0 +1,130 @@
+"""JSON on the wire: strict parsing with bounded depth, type-exact equality, and text safe to show."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+MAX_DEPTH = 64  # far deeper than any protocol message (an event's score sits at depth 5)
+_BOM = "\ufeff"
+
+
+class WireError(ValueError):
+    """A line that is not usable JSON; ``code`` is a stable word: encoding, json, depth, number."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _constant(name: str) -> Any:
+    # NaN, Infinity and -Infinity are not JSON, whatever Python's json module accepts.
+    raise WireError("number", f"{name} is not a JSON number")
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise WireError("number", f"the number {text[:40]} is out of range")
+    return value
+
+
+_DECODER = json.JSONDecoder(parse_constant=_constant, parse_float=_float)
+
+
+def loads(data: bytes | str, *, max_depth: int = MAX_DEPTH) -> Any:
+    """One JSON value from one line; WireError for anything else, never another exception.
+
+    A leading byte-order mark is ignored; the text must be UTF-8; integers of
+    more digits than Python converts, non-finite numbers and nesting deeper
+    than ``max_depth`` are refused as data, not left to crash a caller.
+    """
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise WireError("encoding", f"not UTF-8 at byte {exc.start}") from None
+    else:
+        text = data
+    if text.startswith(_BOM):
+        text = text[1:]
+    try:
+        value = _DECODER.decode(text)
+    except WireError:
+        raise
+    except RecursionError:
+        raise WireError("depth", f"nested deeper than {max_depth} levels") from None
+    except ValueError as exc:  # JSONDecodeError, and integers past the digit limit
+        raise WireError("json", f"not JSON: {exc}") from None
+    if not depth_within(value, max_depth):
+        raise WireError("depth", f"nested deeper than {max_depth} levels")
+    return value
+
+
+def depth_within(value: Any, max_depth: int = MAX_DEPTH) -> bool:
+    """Whether ``value`` nests no deeper than ``max_depth`` containers (walked without recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    containers = (dict, list)
+    while stack:
+        node, depth = stack.pop()
+        if depth > max_depth:
+            return False
+        children = node.values() if type(node) is dict else node if type(node) is list else ()
+        stack.extend((c, depth + 1) for c in children if type(c) in containers)
+    return True
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON, keys in order; the form every request line and saved answer takes."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def canonical(value: Any) -> str:
+    """A text that two JSON values share exactly when they are the same JSON, types included."""
+    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=True)
+
+
+def same(a: Any, b: Any) -> bool:
+    """JSON equality that tells types apart: ``true`` is not ``1`` and ``1.0`` is not ``1``.
+
+    Python's ``==`` says ``True == 1 == 1.0``; a peer must not pass by
+    sending a boolean or a float where the protocol says an integer.
+    """
+    if a is b:
+        return True
+    if a != b:
+        return False
+    return canonical(a) == canonical(b)
+
+
+def is_int(value: Any) -> bool:
+    """A JSON integer: a Python int that is not a bool (``1.0`` and ``true`` are not integers)."""
+    return type(value) is int
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def printable(text: Any, limit: int = 300) -> str:
+    """Text from outside made safe to show in a terminal, a report or a YAML comment.
+
+    Control characters (terminal escapes, NUL, carriage returns, and
+    newlines too) become visible escapes, so nothing copied from a peer can
+    draw a line of its own; the result is cut to ``limit`` characters.
+    """
+    s = text if isinstance(text, str) else repr(text)
+    s = s.replace("\n", "\\n")
+    s = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", s)
+    s = "".join(ch if not 0xD800 <= ord(ch) <= 0xDFFF else "\\ufffd" for ch in s) if _has_surrogate(s) else s
+    return s if len(s) <= limit else s[: max(0, limit - 3)] + "..."
+
+
+def _has_surrogate(s: str) -> bool:
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
