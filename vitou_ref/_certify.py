@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._client import Client, Fault
 from ._compare import Difference, compare, shape_problem
-from ._connection import DEFAULT_MAX_LINE, Connection, Fault
+from ._connection import DEFAULT_MAX_LINE, Connection
 from ._fixtures import Case, Suite
 from ._schema import first_error
+from ._wire import printable
 
 PASSED, FAILED, ERRORED, SKIPPED, XFAIL, XPASS = "passed", "failed", "errored", "skipped", "xfail", "xpass"
 REFERENCE_COMMAND = [sys.executable, "-m", "vitou_ref.adapter"]
 SMOKE_IDS = ("VT-0001", "VT-0002", "VT-0003")
-STOP = b'{"cmd":"stop"}\n'
 
 
 class HarnessError(Exception):
@@ -97,6 +97,8 @@ def _noop(kind: str, payload: Any) -> None:
 
 
 class Certifier:
+    """Sends cases to one implementation and judges the answers; restarts it, within a budget, when it fails."""
+
     def __init__(
         self,
         suite: Suite,
@@ -109,45 +111,49 @@ class Certifier:
         self.cases = cases  # ruleset -> cases, in order
         self.opt = options
         self.listen = listener
-        self.conn: Connection | None = None
+        self.client: Client | None = None
         self._started = started  # a process already started for the first connection
-        self.seq = 0
 
     # ------------------------------------------------------------- process
 
-    def _open(self, run: Run) -> None:
+    def open(self, run: Run) -> None:
+        """Start the implementation and shake hands; HarnessError (nothing left running) when that fails."""
         conn, self._started = self._started, None
-        if conn is None:
-            conn = Connection(self.opt.argv, max_line=self.opt.max_line)
-            conn.open()
-        self.conn = conn
+        client = Client(
+            self.opt.argv,
+            timeout=self.opt.timeout,
+            start_timeout=self.opt.start_timeout,
+            max_line=self.opt.max_line,
+            validate=self.opt.validate_protocol,
+            connection=conn,
+        )
         try:
-            raw = conn.exchange(b'{"cmd":"start","protocol":1}\n', self.opt.start_timeout)
+            hello = client.start()
         except Fault as exc:
-            conn.kill()
-            raise HarnessError(f"the implementation never answered start: {exc.message}") from None
-        try:
-            hello = json.loads(raw)
-        except ValueError:
-            conn.kill()
-            raise HarnessError(f"the answer to start is not JSON: {raw[:200]!r}") from None
-        problem = _start_problem(hello, self.opt.validate_protocol)
-        if problem is not None:
-            conn.kill()
-            raise HarnessError(f"the answer to start is not usable: {problem}")
-        run.implementation = hello["implementation"]
-        run.offered = list(hello["rulesets"])
+            raise HarnessError(exc.message) from None
+        self.client = client
+        run.implementation = hello.implementation
+        run.offered = list(hello.rulesets)
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+            self.client = None
+        if self._started is not None:
+            self._started.kill()
+            self._started = None
 
     def _restart(self, run: Run) -> bool:
-        if self.conn is not None:
-            self.conn.kill()
+        if self.client is not None:
+            self.client.kill()
+            self.client = None
         if run.restarts >= self.opt.max_restarts:
             run.fatal = f"the implementation failed {run.restarts + 1} times; no more restarts"
             return False
         run.restarts += 1
         try:
-            self._open(run)
-        except (HarnessError, Fault) as exc:
+            self.open(run)
+        except HarnessError as exc:
             run.fatal = f"restart {run.restarts} failed: {exc}"
             return False
         return True
@@ -158,30 +164,27 @@ class Certifier:
         run = Run(self.opt, self.suite, time.time())
         t0 = time.perf_counter()
         try:
-            self._open(run)
-        except Fault as exc:
-            raise HarnessError(exc.message) from None
-        self.listen("start", run)
-        t_cases = time.perf_counter()
-        try:
+            self.open(run)
+            self.listen("start", run)
+            t_cases = time.perf_counter()
             for ruleset, cases in self.cases.items():
                 for case in cases:
-                    result = self._one(run, ruleset, case)
+                    result = self.one(run, ruleset, case)
                     run.results.append(result)
                     self.listen("case", result)
             run.case_seconds = time.perf_counter() - t_cases
         finally:
-            if self.conn is not None:
-                self.conn.close(STOP)
+            self.close()  # on every path, Ctrl-C and harness errors included
             run.seconds = time.perf_counter() - t0
         self.listen("end", run)
         return run
 
-    def _one(self, run: Run, ruleset: str, case: Case) -> CaseResult:
+    def one(self, run: Run, ruleset: str, case: Case) -> CaseResult:
+        """One case sent and judged, known failures applied."""
         known = self.opt.expect.get(case.id)
         if ruleset not in run.offered:
             return CaseResult(case, ruleset, SKIPPED, f"{ruleset} is not offered by the implementation")
-        if run.fatal is not None or self.conn is None:
+        if run.fatal is not None or self.client is None:
             return CaseResult(case, ruleset, ERRORED, f"not run: {run.fatal}", known=known)
         t0 = time.perf_counter()
         result = self._exchange(run, ruleset, case)
@@ -197,42 +200,22 @@ class Certifier:
         return result
 
     def _exchange(self, run: Run, ruleset: str, case: Case) -> CaseResult:
-        conn = self.conn
-        assert conn is not None
-        if conn.pending_output():
-            # Output nobody asked for: the last answer had an extra line.
-            self._restart(run)
-            return CaseResult(
-                case, ruleset, ERRORED, "the implementation printed an extra line after the previous answer"
-            )
-        self.seq += 1
-        seq = self.seq
-        line = case.request_line(seq, ruleset)
+        client = self.client
+        assert client is not None
+        seq = client.next_seq()
         try:
-            raw = conn.exchange(line, self.opt.timeout)
+            response = client.exchange(case.request_line(seq, ruleset), seq)
         except Fault as exc:
-            self._restart(run)
+            self._restart(run)  # the stream is out of step or gone: only a fresh start can be trusted
             return CaseResult(case, ruleset, ERRORED, f"{exc.kind}: {exc.message}")
-        try:
-            response = json.loads(raw)
-        except ValueError:
-            self._restart(run)
-            shown = raw[:120].decode("utf-8", errors="replace")
-            return CaseResult(case, ruleset, ERRORED, f"invalid JSON in the answer: {shown!r}")
         expect = case.expectation(ruleset)
-        if not isinstance(response, dict) or response.get("seq") != seq:
-            got = response.get("seq") if isinstance(response, dict) else None
-            self._restart(run)
-            if isinstance(got, int) and not isinstance(got, bool) and 0 < got < seq:
-                why = f"an extra line: this answer has seq {got}, a request already answered; the implementation printed more than one line for it"
-            else:
-                why = f"wrong seq: sent {seq}, the answer has {got!r}"
-            return CaseResult(case, ruleset, ERRORED, why)
         if self.opt.validate_protocol:
             schema = "protocol/errored-response" if response.get("errored") is True else "protocol/run-response"
             broken = first_error(response, schema)
             if broken is not None:
-                return CaseResult(case, ruleset, ERRORED, f"the answer breaks the protocol schema: {broken}")
+                return CaseResult(
+                    case, ruleset, ERRORED, f"the answer breaks the protocol schema: {printable(broken)}"
+                )
         bad_shape = shape_problem(response, len(case.plain_actions), expect.errored)
         if bad_shape is not None:
             return CaseResult(case, ruleset, ERRORED, bad_shape)
@@ -242,17 +225,3 @@ class Certifier:
         return CaseResult(case, ruleset, PASSED)
 
 
-def _start_problem(hello: Any, validate: bool) -> str | None:
-    if not isinstance(hello, dict):
-        return "not a JSON object"
-    if validate:
-        broken = first_error(hello, "protocol/start-response")
-        if broken is not None:
-            return broken
-    if hello.get("protocol") != 1:
-        return f"protocol {hello.get('protocol')!r}, not 1"
-    if not isinstance(hello.get("rulesets"), list) or not all(isinstance(r, str) for r in hello["rulesets"]):
-        return "'rulesets' is not a list of names"
-    if not isinstance(hello.get("implementation"), dict):
-        return "'implementation' is missing"
-    return None

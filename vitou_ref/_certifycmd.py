@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import sys
 from typing import Any
@@ -13,6 +14,7 @@ from ._connection import Connection, Fault, split_command
 from ._errors import InputError, UnknownRuleset
 from ._fixtures import Case, Suite, cases_matching, load_suite
 from ._model import Ruleset
+from ._outputs import dir_problem, file_problem
 from ._problems import Problem
 from ._registry import load_ruleset, resolve_name
 from ._reports import (
@@ -62,17 +64,18 @@ def _rules(names: list[str]) -> dict[str, Ruleset | None]:
 
 
 def certify(args: argparse.Namespace) -> int:
-    if args.timeout <= 0 or args.max_restarts < 0:
-        print("vitou certify: --timeout must be positive and --max-restarts 0 or more", file=sys.stderr)
-        return 2
     try:
-        argv = split_command(args.impl) if args.impl else list(REFERENCE_COMMAND)
-        if args.rules and not args.impl:
+        argv = split_command(args.impl) if args.impl is not None else list(REFERENCE_COMMAND)
+        if args.rules and args.impl is None:
             argv += ["--rules", args.rules]
     except ValueError as exc:
         print(f"vitou certify: --impl: {exc}", file=sys.stderr)
         return 2
-    label = args.impl or "the bundled reference (python -m vitou_ref.adapter)"
+    problem = _output_problem(args)
+    if problem is not None:
+        print(f"vitou certify: {problem}", file=sys.stderr)
+        return 2
+    label = args.impl if args.impl is not None else "the bundled reference (python -m vitou_ref.adapter)"
     # The implementation starts while the suite loads: the two overlap.
     early: Connection | None = None
     try:
@@ -83,8 +86,20 @@ def certify(args: argparse.Namespace) -> int:
     try:
         return _certify(args, argv, label, early)
     finally:
-        if early is not None and early.proc is not None:
-            early.kill()
+        if early is not None:
+            early.kill()  # a no-op once the run has taken it over and closed it
+
+
+def _output_problem(args: argparse.Namespace) -> str | None:
+    """Every output path checked before the run starts: a run's results are never lost at its end."""
+    for path, option in ((args.report, "--report"), (args.junit, "--junit")):
+        if path is not None:
+            problem = file_problem(path, option, force=args.force)
+            if problem is not None:
+                return problem
+    if args.save_failed is not None:
+        return dir_problem(args.save_failed, "--save-failed")
+    return None
 
 
 def _certify(args: argparse.Namespace, argv: list[str], label: str, early: Connection | None) -> int:
@@ -125,10 +140,29 @@ def _certify(args: argparse.Namespace, argv: list[str], label: str, early: Conne
         only=patterns,
         expect=expect,
         timeout=args.timeout,
+        start_timeout=args.start_timeout,
         max_restarts=args.max_restarts,
         validate_protocol=args.validate_protocol,
     )
-    jsonl = JsonlReport(args.report, suite.root, rules) if args.report else None
+    if args.save_failed and not args.force:
+        taken = sorted(
+            f"{c.id}.yaml"
+            for cs in cases.values()
+            for c in cs
+            if os.path.exists(os.path.join(args.save_failed, f"{c.id}.yaml"))
+        )
+        if taken:
+            print(
+                f"vitou certify: --save-failed: {args.save_failed} already holds {', '.join(taken[:5])}"
+                f"{' ...' if len(taken) > 5 else ''}; give --force to replace them, or another directory",
+                file=sys.stderr,
+            )
+            return 2
+    try:
+        jsonl = JsonlReport(args.report, suite.root, rules) if args.report else None
+    except OSError as exc:
+        print(f"vitou certify: --report: {args.report}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     listener = jsonl.listen if jsonl else (lambda kind, payload: None)
     try:
         run = Certifier(suite, cases, options, listener, early).run()
@@ -142,14 +176,26 @@ def _certify(args: argparse.Namespace, argv: list[str], label: str, early: Conne
             jsonl.abort("interrupted")
         raise
     vs = verdicts(run, rules)
+    _print(args.format, run, vs)  # the verdict first: a file that cannot be written loses nothing else
+    lost: list[str] = []
+    if jsonl is not None and jsonl.failed:
+        lost.append(f"--report: {args.report}: {jsonl.failed}")
     if args.junit:
-        write_junit(args.junit, run, vs)
+        try:
+            write_junit(args.junit, run, vs)
+        except OSError as exc:
+            lost.append(f"--junit: {args.junit}: {exc.strerror or exc}")
     if args.save_failed:
-        written = save_failed(args.save_failed, run, args.impl or shlex.join(REFERENCE_COMMAND))
-        if written:
-            print(f"saved {len(written)} failing case(s) under {args.save_failed}", file=sys.stderr)
-    _print(args.format, run, vs)
-    return exit_status(vs)
+        try:
+            written = save_failed(args.save_failed, run, args.impl or shlex.join(REFERENCE_COMMAND), force=args.force)
+        except OSError as exc:
+            lost.append(f"--save-failed: {args.save_failed}: {exc.strerror or exc}")
+        else:
+            if written:
+                print(f"saved {len(written)} failing case(s) under {args.save_failed}", file=sys.stderr)
+    for text in lost:
+        print(f"vitou certify: could not write {text}", file=sys.stderr)
+    return 2 if lost else exit_status(vs)
 
 
 def _print(fmt: str, run: Run, vs: Any) -> None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._fixtures import Case, Expectation
+from ._wire import canonical, printable, same
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,8 +35,8 @@ class Difference:
 
 
 def _j(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    return text if len(text) <= 600 else text[:597] + "..."
+    # What an implementation sent is shown escaped and cut: it may hold anything.
+    return printable(json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True), 600)
 
 
 def _action_text(a: Any) -> str:
@@ -46,14 +47,17 @@ def _action_text(a: Any) -> str:
     return json.dumps(a)
 
 
-def _key(action: Any) -> str:
-    return json.dumps(action, sort_keys=True, separators=(",", ":"))
-
-
 def _as_set(actions: Any) -> list[Any] | None:
     if not isinstance(actions, list):
         return None
-    return sorted(actions, key=_key)
+    return sorted(actions, key=canonical)
+
+
+def _same_set(want: list[Any] | None, got: list[Any] | None) -> bool:
+    # Canonical texts tell types apart, so a set with true for 1 is not the same set.
+    if want is None or got is None:
+        return want is got
+    return [canonical(a) for a in want] == [canonical(a) for a in got]
 
 
 def shape_problem(response: Any, n_actions: int, errored_expected: bool = False) -> str | None:
@@ -63,10 +67,14 @@ def shape_problem(response: Any, n_actions: int, errored_expected: bool = False)
     if errored_expected:
         return None
     if response.get("errored") is True:
-        return f"the implementation reported an error: {str(response.get('message'))[:300]}"
+        return f"the implementation reported an error: {printable(response.get('message'))}"
     for key in ("legal", "steps", "final"):
         if key not in response:
             return f"the response has no '{key}'"
+    if not isinstance(response["legal"], list):
+        return "'legal' is not a list"
+    if not isinstance(response["final"], dict):
+        return "'final' is not an object"
     steps = response["steps"]
     if not isinstance(steps, list):
         return "'steps' is not a list"
@@ -74,7 +82,7 @@ def shape_problem(response: Any, n_actions: int, errored_expected: bool = False)
         return f"wrong number of steps: {len(steps)} for {n_actions} action(s)"
     for i, s in enumerate(steps, 1):
         if not isinstance(s, dict) or not isinstance(s.get("ok"), bool):
-            return f"step {i} is not a step object"
+            return f"step {i} is not a step object (an object whose 'ok' is true or false)"
     return None
 
 
@@ -88,7 +96,7 @@ def compare(case: Case, expect: Expectation, response: dict[str, Any]) -> Differ
     if expect.legal is not None:
         want = expect.plain_legal_set
         got = _as_set(response["legal"])
-        if want != got:
+        if not _same_set(want, got):
             return Difference(
                 "legal", "legal set before the first action", want, got if got is not None else response["legal"]
             )
@@ -105,14 +113,14 @@ def compare(case: Case, expect: Expectation, response: dict[str, Any]) -> Differ
         if got.get("ok") is not True:
             return Difference(where, "result", {"ok": True}, {"error": got.get("error")}, action)
         want_events = exp.plain_events
-        if got.get("events") != want_events:
+        if not same(got.get("events"), want_events):
             return Difference(where, "events", want_events, got.get("events"), action)
         if exp.legal is not None:
             want = exp.plain_legal_set
             have = _as_set(got.get("legal"))
-            if want != have:
+            if not _same_set(want, have):
                 return Difference(where, "legal set", want, have if have is not None else got.get("legal"), action)
     want_final = expect.plain_final
-    if response["final"] != want_final:
+    if not same(response["final"], want_final):
         return Difference("final", "final state", want_final, response["final"])
     return None

@@ -12,6 +12,8 @@ import time
 from collections import deque
 from collections.abc import Sequence
 
+from . import _supervise
+
 DEFAULT_MAX_LINE = 8 * 1024 * 1024
 STDERR_KEEP = 64 * 1024
 CHUNK = 1 << 16
@@ -56,22 +58,30 @@ class Connection:
         self._err: deque[bytes] = deque()
         self._err_size = 0
         self._out_open = False
+        self._supervised: _supervise.Supervised | None = None
 
     # -------------------------------------------------------------- lifetime
 
     def open(self) -> None:
+        _supervise.become_subreaper()
+        token = _supervise.new_token()
+        env = {**os.environ, _supervise.ENV_TOKEN: token}
         try:
-            self.proc = subprocess.Popen(
-                self.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=self.cwd,
-                bufsize=0,
-                start_new_session=True,  # so that a kill reaches its children too
-            )
-        except OSError as exc:
-            raise Fault("spawn", f"cannot start {self.argv[0]!r}: {exc.strerror or exc}") from None
+            with _supervise.spawning():
+                self.proc = subprocess.Popen(
+                    self.argv,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    cwd=self.cwd,
+                    env=env,
+                    bufsize=0,
+                    start_new_session=True,  # so that a kill reaches its children too
+                )
+                self._supervised = _supervise.register(self.proc.pid, token)
+        except (OSError, ValueError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise Fault("spawn", f"cannot start {self.argv[0]!r}: {why}") from None
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             os.set_blocking(stream.fileno(), False)
@@ -91,13 +101,12 @@ class Connection:
         with contextlib.suppress(OSError):
             assert proc.stdin
             proc.stdin.close()
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            self.kill()
-        self._teardown()
+        self.kill()  # whether or not it exited: its children may live on
 
     def kill(self) -> None:
+        """End the implementation and every process it started (see _supervise); safe to call twice."""
         proc = self.proc
         if proc is None:
             return
@@ -106,8 +115,11 @@ class Connection:
                 os.killpg(proc.pid, signal.SIGKILL)
             with contextlib.suppress(OSError):
                 proc.kill()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(timeout=5)
+        if self._supervised is not None:
+            _supervise.end(self._supervised)
+            self._supervised = None
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=5)
         self._teardown()
 
     def _teardown(self) -> None:

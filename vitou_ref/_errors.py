@@ -29,6 +29,10 @@ class UnknownRuleset(VitouError):
         super().__init__(f"unknown ruleset {name!r}; known: {', '.join(self.known) or 'none'}")
 
 
+class OutputFailed(VitouError):
+    """A report or document could not be written where it was asked for (a full disk, a path gone)."""
+
+
 class SetupError(VitouError):
     """A match cannot start from this setup (malformed deal, unsettled draw...)."""
 

@@ -24,14 +24,16 @@ from typing import Any
 
 from ._actions import Malformed, action_from_json
 from ._cards import ALL_CARDS
-from ._connection import Connection, Fault
+from ._client import Client, Fault
 from ._errors import IllegalAction
 from ._match import Match
 from ._model import Ruleset
 from ._protocol import _structural_code, match_from_setup, run_case
 from ._tables import Tables, tables_for
+from ._wire import canonical, printable, same
 
 MAX_ACTIONS = 160
+MAX_SESSION = 2000  # earlier matches kept to replay a divergence that needs them
 STARTS: tuple[tuple[int, int], ...] = ((0, 0), (17, 15), (19, 19), (20, 14), (14, 20), (20, 19), (20, 20), (18, 20))
 
 
@@ -48,13 +50,15 @@ class Divergence:
     expected: Any
     actual: Any
     reference: dict[str, Any] = field(default_factory=dict)
+    before: list[Case] = field(default_factory=list)  # what the process was sent before, in order
 
     def describe(self) -> str:
-        e = json.dumps(self.expected, sort_keys=True)[:600]
-        a = json.dumps(self.actual, sort_keys=True)[:600]
+        e = printable(json.dumps(self.expected, sort_keys=True, ensure_ascii=False), 600)
+        a = printable(json.dumps(self.actual, sort_keys=True, ensure_ascii=False), 600)
         action = ""
         if self.where.startswith("step "):
-            action = f" ({self.case.actions[int(self.where.split()[1]) - 1]})"
+            raw = self.case.actions[int(self.where.split()[1]) - 1]
+            action = f" ({printable(json.dumps(raw, ensure_ascii=False), 200)})"
         return f"{self.where}{action}: expected {e}, got {a}"
 
 
@@ -149,8 +153,8 @@ def _key(a: Any) -> str:
 
 
 def _same_set(a: Any, b: Any) -> bool:
-    # Legal sets compare as sets; the same order, the usual case, is the fast one.
-    return bool(a == b) or (isinstance(b, list) and sorted(map(_key, a)) == sorted(map(_key, b)))
+    # Legal sets compare as sets; the same order, the usual case, is the fast one. Types count: true is not 1.
+    return same(a, b) or (isinstance(b, list) and sorted(map(canonical, a)) == sorted(map(canonical, b)))
 
 
 def compare(case: Case, ref: dict[str, Any], got: Any) -> Divergence | None:
@@ -174,17 +178,17 @@ def compare(case: Case, ref: dict[str, Any], got: Any) -> Divergence | None:
     if not _same_set(ref["legal"], got.get("legal")):
         return div("legal", ref["legal"], got.get("legal"))
     for i, (r, g) in enumerate(zip(ref["steps"], got["steps"]), 1):
-        if not isinstance(g, dict) or r.get("ok") != g.get("ok"):
+        if not isinstance(g, dict) or r.get("ok") is not g.get("ok"):
             return div(f"step {i}", r, g)
         if not r["ok"]:
-            if r["error"] != g.get("error"):
+            if not same(r["error"], g.get("error")):
                 return div(f"step {i}", r, g)
             continue
-        if r["events"] != g.get("events"):
+        if not same(r["events"], g.get("events")):
             return div(f"step {i}", {"events": r["events"]}, {"events": g.get("events")})
         if not _same_set(r["legal"], g.get("legal")):
             return div(f"step {i}", {"legal": r["legal"]}, {"legal": g.get("legal")})
-    if ref["final"] != got.get("final"):
+    if not same(ref["final"], got.get("final")):
         return div("final", ref["final"], got.get("final"))
     return None
 
@@ -237,6 +241,7 @@ class Fuzzer:
         argv: list[str],
         *,
         timeout: float = 10.0,
+        start_timeout: float = 30.0,
         illegal: int = 12,
         batch: int = 16,
         progress: Callable[[int, int], None] | None = None,
@@ -245,67 +250,81 @@ class Fuzzer:
         self.t = tables_for(rules)
         self.argv = argv
         self.timeout = timeout
+        self.start_timeout = start_timeout
         self.illegal = illegal
         self.batch = batch
         self.progress = progress
         self.tries = universe(self.t)
-        self.conn: Connection | None = None
+        self.client: Client | None = None
+        self.session: list[Case] = []  # every case sent to the running process, in order
         self.matches = 0
         self.actions = 0  # over every match tried, for the report
         self.ended = 0  # matches played to their end
         self.restarts = 0
 
-    def _open(self) -> Connection:
-        if self.conn is None:
-            conn = Connection(self.argv)
-            conn.open()
-            hello = json.loads(conn.exchange(b'{"cmd":"start","protocol":1}\n', 30.0))
-            if self.rules.name not in hello.get("rulesets", []):
-                conn.kill()
+    def _open(self) -> Client:
+        if self.client is None:
+            client = Client(self.argv, timeout=self.timeout, start_timeout=self.start_timeout)
+            hello = client.start()  # Fault, with the process ended, when it cannot be used
+            if self.rules.name not in hello.rulesets:
+                client.kill()
                 raise Fault("ruleset", f"the implementation does not offer {self.rules.name}")
-            self.conn = conn
-        return self.conn
+            self.client = client
+            self.session = []
+        return self.client
 
     def close(self) -> None:
-        if self.conn is not None:
-            self.conn.close(b'{"cmd":"stop"}\n')
-            self.conn = None
+        if self.client is not None:
+            self.client.close()
+            self.client = None
+
+    def fresh(self) -> None:
+        """Drop the running process: the next request starts a new one, with no memory of earlier matches."""
+        if self.client is not None:
+            self.client.kill()
+            self.client = None
 
     def _line(self, seq: int, case: Case) -> bytes:
         body = {"cmd": "run", "seq": seq, "ruleset": self.rules.name, "setup": case.setup, "actions": case.actions}
         return (json.dumps(body, separators=(",", ":")) + "\n").encode()
 
+    def _send(self, client: Client, case: Case) -> int:
+        seq = client.next_seq()
+        self.session.append(case)
+        if len(self.session) > 2 * MAX_SESSION:
+            del self.session[:-MAX_SESSION]
+        client.send(self._line(seq, case))
+        return seq
+
     def ask(self, cases: list[Case]) -> list[Any]:
         """The implementation's answers to a batch of cases, pipelined; a fault is one answer of its own."""
-        conn = self._open()
-        lines = [self._line(i + 1, c) for i, c in enumerate(cases)]
         try:
-            conn.write_all(b"".join(lines), self.timeout)
-            answers = [json.loads(conn.read_line(self.timeout)) for _ in cases]
-        except (Fault, ValueError) as exc:
+            client = self._open()
+            seqs = [self._send(client, c) for c in cases]
+            answers: list[Any] = [client.receive(q) for q in seqs]
+        except Fault as exc:
             return [self._lost(exc)] * len(cases)
         return answers
 
-    def _lost(self, exc: Fault | ValueError) -> Fault:
+    def _lost(self, exc: Fault) -> Fault:
         """The connection broke: it is dropped (the next batch restarts it), and why is the answer."""
-        if self.conn is not None:
-            self.conn.kill()
-            self.conn = None
+        self.fresh()
         self.restarts += 1
-        return Fault("fault", exc.message if isinstance(exc, Fault) else f"invalid JSON: {exc}")
+        return Fault("fault", f"{exc.kind}: {exc.message}")
 
     def check(self, drawn: list[tuple[int, int, int]]) -> Divergence | None:
         # Each request leaves as soon as its case is built: the implementation
         # answers one case while the next is drawn and played here.
         built = []
-        conn = self._open()
         try:
-            for i, (s, st, n) in enumerate(drawn):
+            client = self._open()
+            seqs = []
+            for s, st, n in drawn:
                 case, ref = make_case(self.t, s, st, n, self.illegal, self.tries)
                 built.append((case, ref))
-                conn.write_all(self._line(i + 1, case), self.timeout)
-            answers: list[Any] = [json.loads(conn.read_line(self.timeout)) for _ in built]
-        except (Fault, ValueError) as exc:
+                seqs.append(self._send(client, case))
+            answers: list[Any] = [client.receive(q) for q in seqs]
+        except Fault as exc:
             answers = [self._lost(exc)] * len(drawn)
             while len(built) < len(drawn):
                 s, st, n = drawn[len(built)]
@@ -322,15 +341,50 @@ class Fuzzer:
 
     def judge(self, case: Case, ref: dict[str, Any], got: Any) -> Divergence | None:
         if isinstance(got, Fault):
-            return Divergence(case, "fault", "an answer", got.message, ref)
-        got_body = {k: v for k, v in got.items() if k != "seq"} if isinstance(got, dict) else got
-        return compare(case, ref, got_body)
+            d: Divergence | None = Divergence(case, "fault", "an answer", got.message, ref)
+        else:
+            got_body = {k: v for k, v in got.items() if k != "seq"} if isinstance(got, dict) else got
+            d = compare(case, ref, got_body)
+        if d is not None:
+            d.before = self._before(case)
+        return d
+
+    def _before(self, case: Case) -> list[Case]:
+        """The cases this process was sent before ``case`` (the most recent ones, when there were very many)."""
+        for i in range(len(self.session) - 1, -1, -1):
+            if self.session[i] is case:
+                return self.session[max(0, i - MAX_SESSION) : i]
+        return []
+
+    def reference(self, case: Case) -> dict[str, Any]:
+        return {k: v for k, v in run_case(self.t, case.setup, case.actions, 1).items() if k != "seq"}
 
     def diverges(self, case: Case) -> Divergence | None:
         """Whether one concrete case still shows a divergence (used while shrinking)."""
-        ref = {k: v for k, v in run_case(self.t, case.setup, case.actions, 1).items() if k != "seq"}
         (got,) = self.ask([case])
-        return self.judge(case, ref, got)
+        return self.judge(case, self.reference(case), got)
+
+    def reproduce(self, d: Divergence) -> Divergence | None:
+        """The divergence seen again on a fresh start of the implementation, or None.
+
+        An implementation that keeps state across matches may diverge only
+        after earlier ones: then the session that led to it (``d.before``) is
+        replayed first, in order, and the divergence returned keeps it.
+        """
+        self.fresh()
+        again = self.diverges(d.case)
+        if again is not None:
+            again.before = []
+            return again
+        if not d.before:
+            return None
+        self.fresh()
+        for i in range(0, len(d.before), self.batch):
+            self.ask(d.before[i : i + self.batch])
+        again = self.diverges(d.case)
+        if again is not None:
+            again.before = list(d.before)
+        return again
 
     def run(self, examples: int, seed: int, max_seconds: float | None) -> FuzzResult:
         from hypothesis import HealthCheck, Phase, given, settings
@@ -448,37 +502,68 @@ class Fuzzer:
         return list(reversed(starts))
 
 
-def fixture_for(d: Divergence, rules: Ruleset, case_id: str, command: str) -> dict[str, Any]:
-    """The divergent case as a conformance fixture; its expectations are the reference's answers."""
-    ref = d.reference
-    clauses = _clauses(rules, d)
+def _expectation(ref: dict[str, Any]) -> dict[str, Any]:
     if ref.get("errored"):
-        expect: dict[str, Any] = {"errored": True}
-    else:
-        steps = []
-        for s in ref["steps"]:
-            steps.append(
-                {"error": s["error"]} if not s["ok"] else {"ok": True, "events": s["events"], "legal": s["legal"]}
-            )
-        expect = {"legal": ref["legal"], "steps": steps, "final": ref["final"]}
+        return {"errored": True}
+    steps = [{"error": s["error"]} if not s["ok"] else {"ok": True, "events": s["events"], "legal": s["legal"]} for s in ref["steps"]]
+    return {"legal": ref["legal"], "steps": steps, "final": ref["final"]}
+
+
+def fixture_for(
+    d: Divergence, rules: Ruleset, case_id: str, command: str, *, reproduced: bool = True
+) -> dict[str, Any]:
+    """The divergent case as a conformance fixture; its expectations are the reference's answers.
+
+    When the divergence shows only after earlier matches (``d.before``), they
+    come first in the file, in the order they were sent: certify sends a
+    file's cases in order to one process, so the file reproduces it.
+    """
+    t = tables_for(rules)
+    cases: list[dict[str, Any]] = []
+    for i, earlier in enumerate(d.before, 1):
+        ref = {k: v for k, v in run_case(t, earlier.setup, earlier.actions, 1).items() if k != "seq"}
+        cases.append(
+            {
+                "id": f"{case_id}-{i:04d}",
+                "title": f"fuzz: match {i} of the session before the divergence",
+                "clauses": [rules.current_clause("turn.decisions")],
+                "rulesets": [rules.name],
+                "setup": earlier.setup,
+                "actions": earlier.actions,
+                "expect": _expectation(ref),
+            }
+        )
+    cases.append(
+        {
+            "id": case_id,
+            "title": f"fuzz: the implementation differs from the reference at {d.where}",
+            "clauses": _clauses(rules, d),
+            "rulesets": [rules.name],
+            "setup": d.case.setup,
+            "actions": d.case.actions,
+            "expect": _expectation(d.reference),
+        }
+    )
+    notes = []
+    if d.before:
+        notes.append(
+            f"The difference shows only after the {len(d.before)} earlier match(es) of this file, sent in order "
+            "to one process: the implementation keeps state from one match to the next."
+        )
+    if not reproduced:
+        notes.append("The difference did not show again on a fresh start of the implementation: it may be flaky.")
     return {
         "format": 1,
-        "title": f"Found by vitou fuzz against {command}",
-        "description": (
-            "Generated by vitou fuzz: the expectations are the reference interpreter's answers, not a "
-            "hand derivation. First difference: " + d.describe()
+        "title": f"Found by vitou fuzz against {printable(command, 200)}",
+        "description": " ".join(
+            [
+                "Generated by vitou fuzz: the expectations are the reference interpreter's answers, not a "
+                "hand derivation.",
+                *notes,
+                "First difference: " + d.describe(),
+            ]
         ),
-        "cases": [
-            {
-                "id": case_id,
-                "title": f"fuzz: the implementation differs from the reference at {d.where}",
-                "clauses": clauses,
-                "rulesets": [rules.name],
-                "setup": d.case.setup,
-                "actions": d.case.actions,
-                "expect": expect,
-            }
-        ],
+        "cases": cases,
     }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -13,6 +14,7 @@ from typing import IO, Any
 from . import __version__
 from ._certify import ERRORED, FAILED, PASSED, SKIPPED, XFAIL, XPASS, CaseResult, Run
 from ._model import Ruleset
+from ._wire import printable
 
 SECTION_TITLES = {
     "01": "Partners, rank and deal",
@@ -122,8 +124,8 @@ def render_text(run: Run, vs: list[Verdict]) -> str:
     lines: list[str] = []
     impl = run.implementation or {}
     lines.append(
-        f"implementation: {impl.get('name', '?')} {impl.get('version', '?')} ({impl.get('language', '?')}); "
-        f"offers {', '.join(run.offered) or 'nothing'}"
+        f"implementation: {_field(impl, 'name')} {_field(impl, 'version')} ({_field(impl, 'language')}); "
+        f"offers {printable(', '.join(run.offered), 500) or 'nothing'}"
     )
     lines.append(f"suite: {len(run.suite.cases)} cases; {len(run.results)} run in {run.seconds:.2f}s")
     if run.restarts:
@@ -145,13 +147,26 @@ def render_text(run: Run, vs: list[Verdict]) -> str:
         for c, (a, b) in sorted(weak.items()):
             lines.append(f"  {c}: {a}/{b} cases")
     lines.append("")
-    lines.extend(v.line() for v in vs)
+    who = certified(run)
+    lines.extend(f"{v.line()}; {who}" for v in vs)
     return "\n".join(lines) + "\n"
+
+
+def _field(impl: Mapping[str, Any], key: str) -> str:
+    value = impl.get(key)
+    return printable(value, 60) if isinstance(value, str) else "?"
+
+
+def certified(run: Run) -> str:
+    """What was certified, in words: the implementation as it named itself, and the command that started it."""
+    impl = run.implementation or {}
+    name = " ".join(printable(impl.get(k), 60) for k in ("name", "version") if isinstance(impl.get(k), str))
+    return f"certified: {name or 'an unnamed implementation'} ({printable(run.options.label, 200)})"
 
 
 def render_markdown(run: Run, vs: list[Verdict]) -> str:
     impl = run.implementation or {}
-    out = [f"# Certification of {impl.get('name', '?')} {impl.get('version', '?')}", ""]
+    out = [f"# Certification of {_md(_field(impl, 'name'))} {_md(_field(impl, 'version'))}", ""]
     for v in vs:
         out += [f"**{v.line()}**", ""]
         out += ["| §section | cases passed |", "|---|---|"]
@@ -194,10 +209,19 @@ class JsonlReport:
         self.fh: IO[str] = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed by listen("end")
         self.suite_root = suite_root
         self.rules = rules
+        self.failed: str | None = None  # why writing stopped (a full disk...); the run itself goes on
 
     def _write(self, obj: dict[str, Any]) -> None:
-        self.fh.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
-        self.fh.flush()
+        if self.failed is not None:
+            return
+        try:
+            # ensure_ascii: whatever an implementation sent, each line is plain ASCII JSON.
+            self.fh.write(json.dumps(obj, ensure_ascii=True, separators=(",", ":")) + "\n")
+            self.fh.flush()
+        except OSError as exc:
+            self.failed = exc.strerror or str(exc)
+            with contextlib.suppress(OSError):
+                self.fh.close()
 
     def listen(self, kind: str, payload: Any) -> None:
         if kind == "start":
@@ -229,12 +253,18 @@ class JsonlReport:
                     "verdicts": [v.to_json() for v in vs],
                 }
             )
-            self.fh.close()
+            self._close()
 
     def abort(self, message: str) -> None:
         if not self.fh.closed:
             self._write({"type": "footer", "fatal": message, "verdicts": []})
+            self._close()
+
+    def _close(self) -> None:
+        try:
             self.fh.close()
+        except OSError as exc:  # the last buffered bytes could not be written
+            self.failed = self.failed or exc.strerror or str(exc)
 
 
 def write_junit(path: str, run: Run, vs: list[Verdict]) -> None:
@@ -256,22 +286,34 @@ def write_junit(path: str, run: Run, vs: list[Verdict]) -> None:
                 ts,
                 "testcase",
                 classname=f"{v.ruleset}.{r.case.group}",
-                name=f"{r.case.id} {r.case.title}",
+                name=_xml(f"{r.case.id} {r.case.title}"),
                 time=f"{r.seconds:.4f}",
             )
+            reason = _xml(r.reason or "")
             if r.outcome in (FAILED, XPASS):
-                el = ET.SubElement(tc, "failure", message=(r.reason or "")[:500])
-                el.text = r.reason or ""
+                el = ET.SubElement(tc, "failure", message=reason[:500])
+                el.text = reason
             elif r.outcome == ERRORED:
-                el = ET.SubElement(tc, "error", message=(r.reason or "")[:500])
-                el.text = r.reason or ""
+                el = ET.SubElement(tc, "error", message=reason[:500])
+                el.text = reason
             elif r.outcome in (SKIPPED, XFAIL):
-                ET.SubElement(tc, "skipped", message=r.reason or "")
+                ET.SubElement(tc, "skipped", message=reason)
     ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
 
 
-def save_failed(directory: str, run: Run, impl_command: str) -> list[str]:
-    """Each failing case as a standalone fixture file, with the command that reruns it."""
+def _xml(text: str) -> str:
+    # XML 1.0 cannot hold most control characters at all: they are shown escaped, never written raw.
+    return printable(text, 100_000)
+
+
+def save_failed(directory: str, run: Run, impl_command: str, *, force: bool = False) -> list[str]:
+    """Each failing case as a standalone fixture file, with the command that reruns it.
+
+    The fixture is the suite's own case (expectations in the fixture schema's
+    form), so it always reloads; what the implementation said goes only into
+    the comment, escaped and cut, so it can neither inject YAML nor break it.
+    """
+    from ._outputs import write_new
     from ._yamlout import dump
 
     os.makedirs(directory, exist_ok=True)
@@ -282,8 +324,7 @@ def save_failed(directory: str, run: Run, impl_command: str) -> list[str]:
         path = os.path.join(directory, f"{r.case.id}.yaml")
         rerun = f"vitou certify --impl {shlex.quote(impl_command)} --ruleset {r.ruleset} --suite {shlex.quote(path)}"
         doc = {"format": 1, "title": f"{r.case.id}, saved by vitou certify", "cases": [r.case.to_json()]}
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(f"# {r.outcome}: {r.reason}\n# rerun: {rerun}\n")
-            fh.write(dump(doc, width=120, flow=False))
+        head = f"# {r.outcome}: {printable(r.reason or '', 1000)}\n# rerun: {printable(rerun, 2000)}\n"
+        write_new(path, head + dump(doc, width=120, flow=False), force=force)
         written.append(path)
     return written

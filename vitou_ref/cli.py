@@ -11,7 +11,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import __version__
-from ._errors import InputError, SetupError, VitouError
+from . import _outputs as _o
+from ._errors import InputError, OutputFailed, SetupError, VitouError
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -38,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     rulesets.set_defaults(run=cmd_rulesets)
 
     match = sub.add_parser("match", help="play one random match with the reference and print an account")
-    match.add_argument("--seed", type=int, default=None, help="the seed (default: a random one, printed)")
+    match.add_argument("--seed", type=_o.seed, default=None, help="the seed (default: a random one, printed)")
     match.add_argument("--ruleset", default="vitou", help="ruleset id, id/version or file (default: vitou)")
     match.set_defaults(run=cmd_match)
 
@@ -46,8 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.required = True
     engine = bench.add_parser("engine", help="hands per second of random play on one core")
     engine.add_argument("--ruleset", default="vitou")
-    engine.add_argument("--seconds", type=float, default=2.0, help="length of each run (default 2)")
-    engine.add_argument("--repeat", type=int, default=5, help="runs; the best is reported (default 5)")
+    engine.add_argument("--seconds", type=_o.positive_seconds, default=2.0, help="length of each run (default 2)")
+    engine.add_argument("--repeat", type=_o.positive_int, default=5, help="runs; the best is reported (default 5)")
     engine.add_argument("--format", choices=("text", "json"), default="text")
     engine.set_defaults(run=cmd_bench_engine)
 
@@ -90,8 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("simulate", help="play random matches and sum them up")
     sim.add_argument("--ruleset", default="vitou", metavar="ID|FILE")
-    sim.add_argument("--matches", type=int, default=1000)
-    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--matches", type=_o.positive_int, default=1000)
+    sim.add_argument("--seed", type=_o.seed, default=1)
     sim.add_argument("--format", choices=("text", "json"), default="text")
     sim.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
     sim.set_defaults(run=cmd_simulate)
@@ -121,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     aud.add_argument(
         "--continue", dest="go_on", action="store_true", help="go on after an illegal action, treating it as not made"
     )
-    aud.add_argument("--at", type=int, metavar="N", help="explain the position before action N instead")
+    aud.add_argument("--at", type=_o.positive_int, metavar="N", help="explain the position before action N instead")
     aud.add_argument("--lang", choices=("en", "fr", "pt", "ru"), default="en")
     aud.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     aud.add_argument(
@@ -144,16 +145,27 @@ def build_parser() -> argparse.ArgumentParser:
         "implementation; on a divergence, the smallest case that shows it is written as a fixture. "
         "Exit status: 0 no divergence, 1 a divergence, 2 the fuzzer could not run.",
     )
-    fz.add_argument("--impl", metavar="COMMAND", help="the implementation (default: the bundled reference)")
+    fz.add_argument("--impl", type=_o.command, metavar="COMMAND", help="the implementation (default: the bundled reference)")
     fz.add_argument("--ruleset", default="vitou", metavar="ID")
-    fz.add_argument("--examples", type=int, default=2000, metavar="N", help="matches to try (default 2000)")
+    fz.add_argument("--examples", type=_o.positive_int, default=2000, metavar="N", help="matches to try (default 2000)")
     fz.add_argument(
-        "--seed", type=int, default=None, metavar="S", help="for a reproducible run (default: random, printed)"
+        "--seed", type=_o.seed, default=None, metavar="S", help="for a reproducible run (default: random, printed)"
     )
-    fz.add_argument("--max-seconds", type=float, default=None, metavar="T")
-    fz.add_argument("--save", metavar="DIR", default="fuzz-failures", help="where the fixture of a divergence goes")
     fz.add_argument(
-        "--illegal", type=int, default=12, metavar="PCT", help="share of illegal actions, in percent (default 12)"
+        "--max-seconds", type=_o.positive_seconds, default=None, metavar="T", help="stop after this long (default: no limit)"
+    )
+    fz.add_argument("--timeout", type=_o.positive_seconds, default=10.0, metavar="SEC", help="per request (default 10)")
+    fz.add_argument(
+        "--start-timeout", type=_o.positive_seconds, default=30.0, metavar="SEC", help="for the answer to start (default 30)"
+    )
+    fz.add_argument(
+        "--save",
+        metavar="DIR",
+        default="fuzz-failures",
+        help="where the fixture of a divergence goes, under a name no earlier run has taken (default: fuzz-failures)",
+    )
+    fz.add_argument(
+        "--illegal", type=_o.whole_percent, default=12, metavar="PCT", help="share of illegal actions, in percent (default 12)"
     )
     fz.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
     fz.set_defaults(run=cmd_fuzz)
@@ -164,10 +176,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     mut.add_argument("--only", action="append", metavar="NAME", help="only these mutants (repeatable)")
     mut.add_argument("--fuzz", action="store_true", help="also fuzz each mutant")
-    mut.add_argument("--fuzz-examples", type=int, default=400, metavar="N")
-    mut.add_argument("--seed", type=int, default=1)
+    mut.add_argument("--fuzz-examples", type=_o.positive_int, default=400, metavar="N")
+    mut.add_argument("--seed", type=_o.seed, default=1)
     mut.add_argument(
-        "--min-score", type=float, default=95.0, metavar="PCT", help="exit 1 below this score (default 95)"
+        "--min-score", type=_o.percent, default=95.0, metavar="PCT", help="exit 1 below this score (default 95)"
     )
     mut.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     mut.add_argument("--suite", metavar="DIR", help="the suite to score (default: the bundled one)")
@@ -181,7 +193,10 @@ def build_parser() -> argparse.ArgumentParser:
         "compare, and report. Exit status: 0 conformant, 1 not conformant, 2 the harness could not run.",
     )
     cert.add_argument(
-        "--impl", metavar="COMMAND", help="the implementation's command line (split like a shell's, never run by one)"
+        "--impl",
+        type=_o.command,
+        metavar="COMMAND",
+        help="the implementation's command line (split like a shell's, never run by one)",
     )
     cert.add_argument(
         "--ruleset",
@@ -200,9 +215,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--validate-protocol", action="store_true", help="check every answer against the protocol's JSON Schemas"
     )
     cert.add_argument("--smoke", action="store_true", help="only the handshake and three basic cases")
-    cert.add_argument("--timeout", type=float, default=10.0, metavar="SEC", help="per request (default 10)")
+    cert.add_argument("--timeout", type=_o.positive_seconds, default=10.0, metavar="SEC", help="per request (default 10)")
     cert.add_argument(
-        "--max-restarts", type=int, default=3, metavar="N", help="restarts after a crash or hang (default 3)"
+        "--start-timeout", type=_o.positive_seconds, default=30.0, metavar="SEC", help="for the answer to start (default 30)"
+    )
+    cert.add_argument("--force", action="store_true", help="replace report files and saved cases that exist")
+    cert.add_argument(
+        "--max-restarts", type=_o.count, default=3, metavar="N", help="restarts after a crash or hang (default 3)"
     )
     cert.add_argument(
         "--rules",
@@ -213,7 +232,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     hb = bench.add_parser("harness", help="certification speed: the whole suite, and cases per second through the pipe")
     hb.add_argument(
-        "--rounds", type=int, default=5, help="times the suite is sent for the throughput figures (default 5)"
+        "--rounds", type=_o.positive_int, default=5, help="times the suite is sent for the throughput figures (default 5)"
     )
     hb.add_argument("--format", choices=("text", "json"), default="text")
     hb.set_defaults(run=cmd_bench_harness)
@@ -235,6 +254,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse has printed its message
         return int(exc.code) if isinstance(exc.code, int) else 2
     run: Command = args.run
+    output = getattr(args, "output", None)
+    if output is not None:  # a generated document may replace its earlier self, but must have somewhere to go
+        problem = _o.file_problem(output, "--output", overwrite_ok=True)
+        if problem is not None:
+            print(f"vitou: {problem}", file=sys.stderr)
+            return 2
+    _terminate_cleanly()
     try:
         return run(args)
     except InputError as exc:
@@ -254,6 +280,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"vitou: internal error: {type(exc).__name__}: {exc} (set VITOU_DEBUG=1 for details)", file=sys.stderr)
         return 3
+
+
+def _terminate_cleanly() -> None:
+    """SIGTERM ends the command through its ``finally`` blocks, so implementations it started end with it."""
+    import signal
+    import threading
+
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, stop)
 
 
 def console() -> None:
@@ -374,8 +412,11 @@ def cmd_fixtures_check(args: argparse.Namespace) -> int:
 def _emit(text: str, output: str | None) -> None:
     """Command output: to the --output file when given, to stdout otherwise."""
     if output:
-        with open(output, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        try:
+            with open(output, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError as exc:
+            raise OutputFailed(f"--output: {output}: {exc.strerror or exc}") from None
     else:
         sys.stdout.write(text)
 
@@ -504,28 +545,30 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 
     from ._certify import REFERENCE_COMMAND
     from ._connection import Fault, split_command
-    from ._fuzz import Fuzzer, fixture_for
+    from ._fuzz import Fuzzer
     from ._registry import load_ruleset
     from ._simulate import Progress
 
-    if args.examples < 1 or not 0 <= args.illegal <= 100 or (args.max_seconds is not None and args.max_seconds <= 0):
-        print(
-            "vitou fuzz: --examples must be at least 1, --illegal between 0 and 100, --max-seconds positive",
-            file=sys.stderr,
-        )
-        return 2
     try:
-        argv = split_command(args.impl) if args.impl else list(REFERENCE_COMMAND)
+        argv = split_command(args.impl) if args.impl is not None else list(REFERENCE_COMMAND)
     except ValueError as exc:
         print(f"vitou fuzz: --impl: {exc}", file=sys.stderr)
         return 2
+    problem = _o.dir_problem(args.save, "--save")
+    if problem is not None:
+        print(f"vitou fuzz: {problem}", file=sys.stderr)
+        return 2
     rules = load_ruleset(args.ruleset)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    label = args.impl or "python -m vitou_ref.adapter"  # the bundled reference, named without this machine's paths
+    label = args.impl if args.impl is not None else "python -m vitou_ref.adapter"  # named without this machine's paths
     progress = Progress(f"fuzz {rules.name}", args.progress)
-    fuzzer = Fuzzer(rules, argv, illegal=args.illegal, progress=progress)
+    fuzzer = Fuzzer(
+        rules, argv, timeout=args.timeout, start_timeout=args.start_timeout, illegal=args.illegal, progress=progress
+    )
     try:
         result = fuzzer.run(args.examples, seed, args.max_seconds)
+        d = result.divergence
+        again = fuzzer.reproduce(d) if d is not None else None
     except Fault as exc:
         progress.finish()
         print(f"vitou fuzz: {exc.message}", file=sys.stderr)
@@ -534,24 +577,45 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         fuzzer.close()
     progress.finish()
     print(f"fuzz {rules.name} against {label}, seed {seed}: {result.describe()}")
-    d = result.divergence
     if d is None:
         print("no divergence")
         return 0
-    os.makedirs(args.save, exist_ok=True)
-    case_id = f"FZ-{seed % 10000:04d}"
-    path = os.path.join(args.save, f"{case_id}.yaml")
-    from ._yamlout import dump
-
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(
-            f"# rerun: vitou certify --impl {shlex.quote(label)} --ruleset {rules.name} --suite {shlex.quote(path)}\n"
-        )
-        fh.write(dump(fixture_for(d, rules, case_id, label), width=120))
-    print(f"DIVERGENCE at {d.describe()}")
-    print(f"smallest case found: {len(d.case.actions)} action(s), {len(d.case.setup['deals'])} deal(s): {path}")
+    shown = again if again is not None else d
+    path = _save_fuzz_case(args.save, seed, shown, rules, label, reproduced=again is not None)
+    print(f"DIVERGENCE at {shown.describe()}")
+    if again is None:
+        print("it did not show again on a fresh start of the implementation (flaky?); the case is saved all the same")
+    elif again.before:
+        print(f"it shows only after {len(again.before)} earlier match(es) on the same process: the file keeps them")
+    print(f"smallest case found: {len(shown.case.actions)} action(s), {len(shown.case.setup['deals'])} deal(s): {path}")
     print(f"rerun: vitou certify --impl {shlex.quote(label)} --ruleset {rules.name} --suite {shlex.quote(path)}")
     return 1
+
+
+def _save_fuzz_case(directory: str, seed: int, d: Any, rules: Any, label: str, *, reproduced: bool) -> str:
+    """The fixture of a divergence, under a name no earlier run has taken (never overwritten)."""
+    import shlex
+
+    from ._fuzz import fixture_for
+    from ._wire import printable
+    from ._yamlout import dump
+
+    os.makedirs(directory, exist_ok=True)
+    for n in range(1, 10_000):
+        case_id = f"FZ-{seed % 10000:04d}" + (f"-{n}" if n > 1 else "")
+        path = os.path.join(directory, f"{case_id}.yaml")
+        rerun = f"vitou certify --impl {shlex.quote(label)} --ruleset {rules.name} --suite {shlex.quote(path)}"
+        text = f"# rerun: {printable(rerun, 2000)}\n" + dump(
+            fixture_for(d, rules, case_id, label, reproduced=reproduced), width=120
+        )
+        try:
+            _o.write_new(path, text, force=False)
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise OutputFailed(f"--save: {path}: {exc.strerror or exc}") from None
+        return path
+    raise OutputFailed(f"--save: {directory} holds 9,999 fixtures for seed {seed}: choose another directory")
 
 
 def cmd_mutants(args: argparse.Namespace) -> int:

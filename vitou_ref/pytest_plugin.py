@@ -11,14 +11,16 @@ Two ways to use it:
 
 from __future__ import annotations
 
-import json
+import math
+import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from ._connection import Connection, split_command
-from ._fixtures import Case
+from ._certify import PASSED, SKIPPED, Certifier, HarnessError, Options, Run
+from ._connection import split_command
+from ._fixtures import Case, Suite
 from .testing import assert_conforms, conformance_cases
 
 
@@ -27,7 +29,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--vitou-impl", metavar="COMMAND", help="certify this protocol v1 implementation")
     group.addoption("--vitou-ruleset", default="vitou", metavar="ID", help="ruleset to certify (default: vitou)")
     group.addoption("--vitou-suite", metavar="DIR", help="another directory of cases")
-    group.addoption("--vitou-timeout", type=float, default=10.0, metavar="SEC")
+    group.addoption("--vitou-timeout", type=float, default=10.0, metavar="SEC", help="per request (default 10)")
+    group.addoption(
+        "--vitou-start-timeout", type=float, default=30.0, metavar="SEC", help="for the answer to start (default 30)"
+    )
+    group.addoption(
+        "--vitou-max-restarts", type=int, default=3, metavar="N", help="restarts after a crash or hang (default 3)"
+    )
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -53,6 +61,17 @@ def vitou_check(vitou_ruleset: str) -> Callable[[Case, Any], None]:
     return check
 
 
+_CERTIFIER = pytest.StashKey["_Certifying"]()
+
+
+class _Certifying:
+    """The implementation under test for the whole session: one process, restarted like certify restarts it."""
+
+    def __init__(self, certifier: Certifier, run: Run) -> None:
+        self.certifier = certifier
+        self.run = run
+
+
 class _ImplItem(pytest.Item):
     def __init__(self, *, case: Case, ruleset: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -60,46 +79,84 @@ class _ImplItem(pytest.Item):
         self.ruleset = ruleset
 
     def runtest(self) -> None:
-        conn: Connection = self.session.config._vitou_conn  # type: ignore[attr-defined]
-        timeout = self.config.getoption("--vitou-timeout")
-        request = self.case.request(1, self.ruleset)
-        raw = conn.exchange((json.dumps(request) + "\n").encode(), timeout)
-        assert_conforms(self.case, self.ruleset, json.loads(raw))
+        state = self.config.stash[_CERTIFIER]
+        result = state.certifier.one(state.run, self.ruleset, self.case)
+        if result.outcome == SKIPPED:
+            pytest.skip(result.reason or "skipped")
+        if result.outcome != PASSED:
+            raise _CaseFailed(f"{result.outcome}: {result.reason}")
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, _CaseFailed):
+            return str(excinfo.value)
+        return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[str, int | None, str]:
         return self.case.source, self.case.line, f"{self.case.id} {self.case.title}"
 
 
+class _CaseFailed(Exception):
+    """A case the implementation did not pass; its message is the first difference."""
+
+
 class _ImplCollector(pytest.Collector):
     def collect(self) -> list[pytest.Item]:
-        from ._registry import resolve_name
-
         cfg = self.config
-        name = cfg.getoption("--vitou-ruleset")
-        name = name if "/" in name else resolve_name(name)
+        name = _ruleset_name(cfg)
         cases = conformance_cases(name, cfg.getoption("--vitou-suite"))
         return [_ImplItem.from_parent(self, name=c.id, case=c, ruleset=name) for c in cases]
 
 
+def _ruleset_name(cfg: pytest.Config) -> str:
+    from ._registry import resolve_name
+
+    name: str = cfg.getoption("--vitou-ruleset")
+    return name if "/" in name else resolve_name(name)
+
+
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
-    if not config.getoption("--vitou-impl"):
+    if config.getoption("--vitou-impl") is None:
         return
     collector = _ImplCollector.from_parent(session, name="vitou-conformance")
     items.extend(collector.collect())
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    command = session.config.getoption("--vitou-impl")
-    if command:
-        conn = Connection(split_command(command))
-        conn.open()
-        hello = json.loads(conn.exchange(b'{"cmd":"start","protocol":1}\n', 30.0))
-        if hello.get("protocol") != 1:
-            raise pytest.UsageError(f"--vitou-impl: bad answer to start: {hello}")
-        session.config._vitou_conn = conn  # type: ignore[attr-defined]
+    cfg = session.config
+    command = cfg.getoption("--vitou-impl")
+    if command is None:
+        return  # the plugin costs nothing unless asked to certify
+    if not command.strip():
+        raise pytest.UsageError("--vitou-impl: the command is empty")
+    for option in ("--vitou-timeout", "--vitou-start-timeout"):
+        value = cfg.getoption(option)
+        if not (isinstance(value, float) and math.isfinite(value) and value > 0):
+            raise pytest.UsageError(f"{option}: {value!r} must be a finite number of seconds above zero")
+    try:
+        argv = split_command(command)
+    except ValueError as exc:
+        raise pytest.UsageError(f"--vitou-impl: {exc}") from None
+    name = _ruleset_name(cfg)
+    options = Options(
+        argv=argv,
+        label=command,
+        rulesets=[name],
+        timeout=cfg.getoption("--vitou-timeout"),
+        start_timeout=cfg.getoption("--vitou-start-timeout"),
+        max_restarts=cfg.getoption("--vitou-max-restarts"),
+    )
+    nothing = Suite("", (), (), {})  # the plugin hands cases over one by one, as pytest runs them
+    certifier = Certifier(nothing, {}, options)
+    run = Run(options, nothing, time.time())
+    try:
+        certifier.open(run)
+    except HarnessError as exc:
+        raise pytest.UsageError(f"--vitou-impl: {exc}") from None
+    cfg.stash[_CERTIFIER] = _Certifying(certifier, run)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    conn = getattr(session.config, "_vitou_conn", None)
-    if conn is not None:
-        conn.close(b'{"cmd":"stop"}\n')
+    state = session.config.stash.get(_CERTIFIER, None)
+    if state is not None:
+        state.certifier.close()
+        del session.config.stash[_CERTIFIER]
