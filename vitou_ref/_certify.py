@@ -20,6 +20,15 @@ REFERENCE_COMMAND = [sys.executable, "-m", "vitou_ref.adapter"]
 SMOKE_IDS = ("VT-0001", "VT-0002", "VT-0003")
 
 
+def fault_class(kind: str) -> str:
+    """The report's class of a connection fault: a crash, a timeout, or a breach of the protocol."""
+    if kind in ("exited", "spawn"):
+        return "crash"
+    if kind == "timeout":
+        return "timeout"
+    return "protocol"  # bad JSON, a line too long, a wrong seq, an extra line
+
+
 class HarnessError(Exception):
     """The harness cannot run at all (the implementation never answered start, ...)."""
 
@@ -33,6 +42,14 @@ class CaseResult:
     difference: Difference | None = None
     seconds: float = 0.0
     known: str | None = None  # the reason given in --expect, if listed
+    fault: str | None = None  # for an errored case, how the peer failed: crash, timeout, protocol, shape, schema
+
+    @property
+    def label(self) -> str:
+        """The outcome as reports print it; a crash and a timeout are told apart from other errors, as wpt does."""
+        if self.outcome == ERRORED and self.fault in ("crash", "timeout"):
+            return self.fault.upper()
+        return self.outcome.upper()
 
     @property
     def bad(self) -> bool:
@@ -55,6 +72,8 @@ class CaseResult:
             out["difference"] = self.difference.to_json()
         if self.known:
             out["known_failure"] = self.known
+        if self.fault:
+            out["fault"] = self.fault
         return out
 
 
@@ -207,18 +226,17 @@ class Certifier:
             response = client.exchange(case.request_line(seq, ruleset), seq)
         except Fault as exc:
             self._restart(run)  # the stream is out of step or gone: only a fresh start can be trusted
-            return CaseResult(case, ruleset, ERRORED, f"{exc.kind}: {exc.message}")
+            return CaseResult(case, ruleset, ERRORED, f"{exc.kind}: {exc.message}", fault=fault_class(exc.kind))
         expect = case.expectation(ruleset)
         if self.opt.validate_protocol:
             schema = "protocol/errored-response" if response.get("errored") is True else "protocol/run-response"
             broken = first_error(response, schema)
             if broken is not None:
-                return CaseResult(
-                    case, ruleset, ERRORED, f"the answer breaks the protocol schema: {printable(broken)}"
-                )
+                why = f"the answer breaks the protocol schema: {printable(broken)}"
+                return CaseResult(case, ruleset, ERRORED, why, fault="schema")
         bad_shape = shape_problem(response, len(case.plain_actions), expect.errored)
         if bad_shape is not None:
-            return CaseResult(case, ruleset, ERRORED, bad_shape)
+            return CaseResult(case, ruleset, ERRORED, bad_shape, fault="shape")
         diff = compare(case, expect, response)
         if diff is not None:
             return CaseResult(case, ruleset, FAILED, diff.describe(), diff)

@@ -134,7 +134,7 @@ def render_text(run: Run, vs: list[Verdict]) -> str:
         lines.append(f"stopped early: {run.fatal}")
     for r in run.results:
         if r.outcome in (FAILED, ERRORED, XPASS):
-            lines.append(f"{r.outcome.upper()} {r.case.id} [{r.ruleset}] {r.case.title}")
+            lines.append(f"{r.label} {r.case.id} [{r.ruleset}] {r.case.title}")
             lines.append(f"    {r.reason}")
             lines.append(f"    {r.case.source}:{r.case.line}")
     for v in vs:
