@@ -6,11 +6,20 @@ from typing import Any
 
 from ._audit import Audit, Position, Ruling, Words, audit
 from ._diff import diff_rulesets
+from ._errors import InputError, SetupError
 from ._model import Ruleset
+from ._problems import Problem
 from ._reasons import Ref
 from ._record import Record
+from ._wire import printable
 
 AUDIT_FORMAT = 1
+SHOWN = 2000  # characters of one piece of record text shown in a text or Markdown report
+
+
+def shown(text: object) -> str:
+    """Text that came from a record, safe to print: no control character can draw a line of its own."""
+    return printable(text, SHOWN)
 
 
 def ruling_json(w: Words, r: Ruling) -> dict[str, Any]:
@@ -68,14 +77,15 @@ def audit_text(a: Audit, lang: str, markdown: bool = False) -> str:
     w = Words(a.rules, lang)
     out: list[str] = []
     h1, bullet, strong = ("# ", "- ", "**") if markdown else ("", "  ", "")
-    out.append(h1 + w.say("audit", "title", record=a.record.source))
+    out.append(h1 + w.say("audit", "title", record=shown(a.record.source)))
     out.append(w.say("audit", "ruleset", name=a.rules.name, hash=a.rules.content_hash))
     hand = 0
     for r in a.rulings:
         pos = r.position
         if pos is not None and pos.hand != hand:
             hand = pos.hand
-        text = f"{r.n}. {w.action(r.action)}  [{r.notation}]"
+        # The description and notation carry the record's own values (an unknown seat, a card's text).
+        text = f"{r.n}. {shown(w.action(r.action))}  [{shown(r.notation)}]"
         if r.legal:
             out.append(f"{bullet}{text}: {w.say('audit', 'legal')}")
             for e in r.events:
@@ -88,22 +98,22 @@ def audit_text(a: Audit, lang: str, markdown: bool = False) -> str:
                 f"{bullet}    {w.say('audit', 'code', code=r.code)}; {w.say('audit', 'rule', clause=r.clause, title=title)}"
             )
             out.append(f"{bullet}    \u201c{wording}\u201d")
-            out.append(f"{bullet}    {w.say('audit', 'reason')}: {w.reason(r.reason)}")
+            out.append(f"{bullet}    {w.say('audit', 'reason')}: {shown(w.reason(r.reason))}")
             if pos is not None:
                 out.append(f"{bullet}    {w.say('audit', 'position')}: " + "; ".join(w.position(pos)))
             if r.not_made:
                 out.append(f"{bullet}    {w.say('audit', 'not_made')}")
         for note in r.notes:
-            out.append(f"{bullet}    {{{note}}}")
+            out.append(f"{bullet}    {{{shown(note)}}}")
         for c in r.claims:
             upheld = c.upheld(r.legal, r.code)
             if upheld is None:
                 verdict = w.say("audit", "legal") if r.legal else w.say("audit", "illegal")
             else:
                 verdict = w.say("audit", "claim_upheld") if upheld else w.say("audit", "claim_rejected")
-            who = w.seat(c.by) if c.by else "?"
+            who = shown(w.seat(c.by)) if c.by else "?"
             out.append(
-                f"{bullet}    {w.say('audit', 'claim', by=who)}: \u201c{c.claim}\u201d: {w.say('audit', 'ruling')}: {verdict}"
+                f"{bullet}    {w.say('audit', 'claim', by=who)}: \u201c{shown(c.claim)}\u201d: {w.say('audit', 'ruling')}: {verdict}"
             )
     if a.stopped_at is not None:
         out.append(w.say("audit", "stopped"))
@@ -157,7 +167,13 @@ def position_json(rules: Ruleset, p: Position, n: int, lang: str) -> dict[str, A
 
 def compare(record: Record, a: Ruleset, b: Ruleset, lang: str) -> dict[str, Any]:
     """Replay under two rulesets and say where their rulings part, and which clauses make them differ."""
-    ra, rb = audit(record, a, go_on=True), audit(record, b, go_on=True)
+    ra = audit(record, a, go_on=True)
+    try:
+        rb = audit(record, b, go_on=True)
+    except SetupError as exc:  # the record was checked against its own ruleset only
+        raise InputError(
+            [Problem("RECORD_SETUP", f"the record cannot be replayed under {b.name}: {exc}", record.source)]
+        ) from None
     wa, wb = Words(a, lang), Words(b, lang)
     diff = diff_rulesets(a, b)
     changed = [c.a or c.b for c in diff.clauses]

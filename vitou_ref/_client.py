@@ -117,7 +117,7 @@ class Client:
                 conn.open()
             raw = conn.exchange(START, self.start_timeout)
             try:
-                hello = _wire.loads(raw)
+                hello = _wire.loads(raw, strict=True)
             except _wire.WireError as exc:
                 why = f"the answer to start is not usable JSON ({exc.message}): {describe_line(raw)}"
                 raise Fault("handshake", why) from None
@@ -186,7 +186,7 @@ class Client:
 
     def _check(self, raw: bytes, seq: int) -> dict[str, Any]:
         try:
-            answer = _wire.loads(raw)
+            answer = _wire.loads(raw, strict=True)
         except _wire.WireError as exc:
             raise Fault(exc.code, f"invalid JSON in the answer ({exc.message}): {describe_line(raw)}") from None
         if not isinstance(answer, dict):

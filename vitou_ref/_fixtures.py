@@ -294,14 +294,14 @@ def _retired(root: Path) -> dict[str, str]:
 def load_suite(path: str | os.PathLike[str] | None = None) -> Suite:
     """Every case under a directory (or in one file): ids unique, none retired; InputError otherwise."""
     root = Path(os.fspath(path)) if path is not None else default_suite_dir()
-    if root.is_file():
-        files = [root]
-        base = root.parent
-    elif root.is_dir():
+    if root.is_dir():
         files = sorted(
             p for p in root.rglob("*") if p.suffix in (".yaml", ".yml", ".json") and p.name != "retired.yaml"
         )
         base = root
+    elif root.exists():  # a file; one that is not regular (a FIFO, a device) is refused by the loader, unread
+        files = [root]
+        base = root.parent
     else:
         raise InputError([Problem("SUITE_MISSING", "no such file or directory", os.fspath(root))])
     cases: list[Case] = []

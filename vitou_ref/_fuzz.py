@@ -261,6 +261,7 @@ class Fuzzer:
         self.actions = 0  # over every match tried, for the report
         self.ended = 0  # matches played to their end
         self.restarts = 0
+        self.deadline: float | None = None  # from --max-seconds: drawing and shrinking both stop there
 
     def _open(self) -> Client:
         if self.client is None:
@@ -312,7 +313,12 @@ class Fuzzer:
         self.restarts += 1
         return Fault("fault", f"{exc.kind}: {exc.message}")
 
+    def out_of_time(self) -> bool:
+        return self.deadline is not None and time.perf_counter() > self.deadline
+
     def check(self, drawn: list[tuple[int, int, int]]) -> Divergence | None:
+        if self.out_of_time():
+            return None  # hypothesis keeps the smallest failure found so far and stops shrinking
         # Each request leaves as soon as its case is built: the implementation
         # answers one case while the next is drawn and played here.
         built = []
@@ -359,8 +365,10 @@ class Fuzzer:
     def reference(self, case: Case) -> dict[str, Any]:
         return {k: v for k, v in run_case(self.t, case.setup, case.actions, 1).items() if k != "seq"}
 
-    def diverges(self, case: Case) -> Divergence | None:
-        """Whether one concrete case still shows a divergence (used while shrinking)."""
+    def diverges(self, case: Case, *, anyway: bool = False) -> Divergence | None:
+        """Whether one concrete case still shows a divergence (used while shrinking, until the deadline)."""
+        if self.out_of_time() and not anyway:
+            return None
         (got,) = self.ask([case])
         return self.judge(case, self.reference(case), got)
 
@@ -372,7 +380,7 @@ class Fuzzer:
         replayed first, in order, and the divergence returned keeps it.
         """
         self.fresh()
-        again = self.diverges(d.case)
+        again = self.diverges(d.case, anyway=True)
         if again is not None:
             again.before = []
             return again
@@ -381,7 +389,7 @@ class Fuzzer:
         self.fresh()
         for i in range(0, len(d.before), self.batch):
             self.ask(d.before[i : i + self.batch])
-        again = self.diverges(d.case)
+        again = self.diverges(d.case, anyway=True)
         if again is not None:
             again.before = list(d.before)
         return again
@@ -391,6 +399,7 @@ class Fuzzer:
         from hypothesis import seed as hseed
 
         start = time.perf_counter()
+        self.deadline = None if max_seconds is None else start + max_seconds
         self._open()  # a program that cannot start is reported as such, before any example is drawn
         found: list[Divergence] = []
         chunk = 0

@@ -28,6 +28,7 @@ from ._problems import Problem
 from ._tables import Tables
 
 _CARD = re.compile(r"^(10|[9AKQJ87])[SHDC]$")
+_WORD = re.compile(r"[A-Za-z0-9_-]+")
 _SEAT_VERBS = ("refuse", "pass", "play")
 _SIDE_VERBS = {"takes": "play_hand", "declines": "decline_hand"}
 
@@ -156,7 +157,7 @@ def _expected(who: str, seats: set[str], sides: set[str]) -> str:
 def _action(who: str, what: str, seats: set[str], sides: set[str]) -> dict[str, Any] | None:
     if who in sides and what in _SIDE_VERBS:
         return {"side": who, "act": _SIDE_VERBS[what]}
-    if who not in seats:
+    if who not in seats or not what.isprintable():  # a control character is never part of an action
         return None
     if _CARD.match(what):
         return {"seat": who, "act": "play", "card": what}
@@ -174,27 +175,41 @@ def _action(who: str, what: str, seats: set[str], sides: set[str]) -> dict[str, 
     return None
 
 
+def _word(value: Any) -> bool:
+    """Whether a value can stand in the notation as it is and be read back the same."""
+    if type(value) is int:
+        return value >= 0
+    return isinstance(value, str) and _WORD.fullmatch(value) is not None
+
+
 def to_notation(action: Any) -> str:
-    """One action in the notation (protocol JSON that is not an action is written as it is)."""
+    """One action in the notation; anything the notation cannot hold exactly is written as its repr.
+
+    The repr (which starts with ``{`` for an object) escapes control
+    characters, so an action's text can be shown as it is.
+    """
     if not isinstance(action, dict):
         return repr(action)
     act = action.get("act")
     if "side" in action and act in ("play_hand", "decline_hand"):
-        return f"{action['side']} {'takes' if act == 'play_hand' else 'declines'}"
-    seat = action.get("seat", "?")
+        side = action["side"]
+        return f"{side} {'takes' if act == 'play_hand' else 'declines'}" if _word(side) else repr(action)
+    seat = action.get("seat")
+    if not isinstance(seat, str) or not _word(seat):
+        return repr(action)
     if act == "play":
         card = action.get("card")
         return f"{seat} {card}" if isinstance(card, str) and _CARD.match(card) else f"{seat} {card!r}"
-    if act == "raise":
-        return f"{seat} r{action.get('to')}"
+    if act == "raise" and _word(action.get("to")):
+        return f"{seat} r{action['to']}"
     if act == "refuse":
         return f"{seat} refuse"
     if act == "pass":
         return f"{seat} pass"
     if act == "play_hand":
         return f"{seat} play"
-    if act == "signal":
-        return f"{seat} ~{action.get('signal')}"
+    if act == "signal" and _word(action.get("signal")):
+        return f"{seat} ~{action['signal']}"
     return repr(action)
 
 

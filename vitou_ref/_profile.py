@@ -33,6 +33,12 @@ def resolve_profile(doc: Document, *, strict: bool = True) -> Ruleset:
     name = f"{head['id']}/{head['version']}"
     from ._registry import load_named  # the base may itself be a shipped profile
 
+    if head["extends"] == name:
+        raise InputError(
+            [doc.problem("PROFILE_CYCLE", f"{name} -> {name}: a profile cannot extend itself", ("profile", "extends"))]
+        )
+    # A base is a shipped ruleset, never a file: a chain of profiles ends in
+    # the shipped rules, and a cycle among shipped ones is PROFILE_CYCLE.
     base = load_named(head["extends"], lambda m: doc.problem("PROFILE_BASE_UNKNOWN", m, ("profile", "extends")))
     resolved, origins, where = _apply(doc, base, name)
     resolved["profile"] = {"extends": base.name, "base_hash": base.content_hash}

@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Mapping
+import contextlib
+import sys
+import traceback
+from collections.abc import Iterable, Iterator, Mapping
 from typing import IO, Any
 
 from ._actions import Malformed, action_from_json
-from ._errors import IllegalAction, SetupError, VitouError
+from ._errors import IllegalAction, SetupError
 from ._events import Event
 from ._match import Match
 from ._model import Ruleset
 from ._tables import Tables, tables_for
+from ._wire import WireError, dumps, is_int, loads, printable
 
 PROTOCOL = 1
-MAX_LINE = 16 * 1024 * 1024
+MAX_LINE = 16 * 1024 * 1024  # bytes of one request line, its newline not counted
+MAX_MESSAGE = 1000  # characters of an errored answer's message
+CHUNK = 1 << 16  # an oversize line is skipped this many bytes at a time
+INTERNAL = "internal error"  # how an errored answer caused by a bug begins
+_BOM = b"\xef\xbb\xbf"
 
 
 def run_case(t: Tables, setup: Any, actions: Any, seq: Any = None, trace: list[Event] | None = None) -> dict[str, Any]:
@@ -90,6 +97,72 @@ def errored(seq: Any, message: str) -> dict[str, Any]:
     return {"seq": seq, "errored": True, "message": message}
 
 
+def read_lines(inp: IO[bytes], limit: int = MAX_LINE) -> Iterator[bytes | None]:
+    """Each line of ``inp`` as read, its newline kept, or None for a line over ``limit`` bytes.
+
+    The newline is not counted in the limit, and the last line may lack it.
+    An oversize line is skipped a chunk at a time, so memory stays bounded
+    however long it is.
+    """
+    while True:
+        line = inp.readline(limit + 1)
+        if not line:
+            return
+        if len(line) <= limit or line.endswith(b"\n"):
+            yield line  # kept whole: a 16 MiB copy saved, and the newline is JSON whitespace
+        else:
+            line = b""  # let the first part go before skipping the rest
+            chunk = b"."
+            while chunk and not chunk.endswith(b"\n"):
+                chunk = inp.readline(CHUNK)
+            yield None
+
+
+def is_blank(line: bytes) -> bool:
+    """Whether a line holds nothing but JSON whitespace, after an optional byte-order mark."""
+    if line.startswith(_BOM):
+        line = line[len(_BOM) :]
+    return not line.lstrip(b" \t\r\n")  # lstrip copies nothing when the line starts with its JSON
+
+
+def _describe(value: Any) -> str:
+    """A value from a request, as a message may show it: short, and in JSON's words."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str) and len(value) > 40:
+        return dumps(value[:40])[:-1] + '..."'
+    text = dumps(value)
+    return text if len(text) <= 40 else text[:40] + "..."
+
+
+def _got(req: Mapping[str, Any], key: str) -> str:
+    return f"got {_describe(req[key])}" if key in req else "it is missing"
+
+
+def _errored(seq: int | None, message: str) -> dict[str, Any]:
+    # Messages carry text from the peer: escape it and bound it, so an answer stays one short line.
+    return errored(seq, printable(message, MAX_MESSAGE))
+
+
+def _internal(seq: int | None, exc: Exception) -> dict[str, Any]:
+    """The answer to a request whose handling failed (a bug); the traceback goes to stderr."""
+    with contextlib.suppress(Exception):  # stderr gone too: the answer still goes out
+        traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
+    return _errored(seq, f"{INTERNAL} ({type(exc).__name__}); this request is lost, the next one is served")
+
+
+def encode(answer: dict[str, Any]) -> bytes:
+    """One answer as the line written; an answer that cannot be written (a bug) becomes an internal error."""
+    try:
+        # Answers hold no lone surrogate (messages are escaped); should one slip in, its JSON escape is sent.
+        return (dumps(answer) + "\n").encode("utf-8", "backslashreplace")
+    except Exception as exc:
+        seq = answer.get("seq")
+        return (dumps(_internal(seq if is_int(seq) else None, exc)) + "\n").encode("utf-8")
+
+
 class Server:
     """Serves protocol v1 for a set of rulesets."""
 
@@ -97,54 +170,80 @@ class Server:
         self.tables = {r.name: tables_for(r) for r in rulesets}
         self.implementation = dict(implementation)
 
-    def handle(self, line: str) -> dict[str, Any] | None:
-        """The response to one request line; None for ``stop``."""
+    def handle(self, line: bytes | str) -> dict[str, Any] | None:
+        """The answer to one request line; None for ``stop``.
+
+        Never raises: a failure while answering (a bug) becomes an errored
+        answer beginning with ``internal error``, its traceback goes to stderr,
+        and the server goes on with the next line.
+        """
+        seq: int | None = None
         try:
-            req = json.loads(line)
-        except ValueError as exc:
-            return errored(None, f"the request is not JSON: {exc}")
-        if not isinstance(req, dict):
-            return errored(None, "a request is a JSON object")
-        seq = req.get("seq")
-        if not (seq is None or (isinstance(seq, int) and not isinstance(seq, bool))):
-            seq = None
+            try:
+                req = loads(line)  # ignores one leading byte-order mark, as protocol.md says
+            except WireError as exc:
+                return _errored(None, f"the line is not a request: {exc.message}")
+            if type(req) is not dict:
+                return _errored(None, f"a request is a JSON object, not {_describe(req)}")
+            if is_int(req.get("seq")):
+                seq = req["seq"]
+            return self._answer(req, seq)
+        except Exception as exc:  # a bug must cost one answer, not the whole run
+            return _internal(seq, exc)
+
+    def _answer(self, req: dict[str, Any], seq: int | None) -> dict[str, Any] | None:
         cmd = req.get("cmd")
-        if cmd == "start":
-            if req.get("protocol") != PROTOCOL:
-                return errored(
-                    seq, f"protocol {req.get('protocol')!r} is not supported; this implementation speaks {PROTOCOL}"
-                )
-            return {"protocol": PROTOCOL, "implementation": self.implementation, "rulesets": list(self.tables)}
+        if not isinstance(cmd, str):
+            return _errored(seq, f"cmd must be a string: start, run or stop; {_got(req, 'cmd')}")
         if cmd == "stop":
             return None
+        if cmd == "start":
+            protocol = req.get("protocol")
+            if not (is_int(protocol) and protocol == PROTOCOL):
+                return _errored(
+                    seq,
+                    f"protocol not supported: this implementation speaks the integer {PROTOCOL}; {_got(req, 'protocol')}",
+                )
+            return {"protocol": PROTOCOL, "implementation": self.implementation, "rulesets": list(self.tables)}
         if cmd == "run":
-            if "seq" not in req or seq is None:
-                return errored(None, "a run request needs an integer seq")
-            name = req.get("ruleset")
-            t = self.tables.get(name) if isinstance(name, str) else None
-            if t is None:
-                return errored(seq, f"unknown ruleset {name!r}; this implementation serves {', '.join(self.tables)}")
-            try:
-                return run_case(t, req.get("setup"), req.get("actions"), seq)
-            except VitouError as exc:  # pragma: no cover - every rule failure is a step
-                return errored(seq, str(exc))
-        return errored(seq, f"unknown cmd {cmd!r} (commands: start, run, stop)")
+            return self._run(req, seq)
+        return _errored(seq, f"unknown cmd {_describe(cmd)} (commands: start, run, stop)")
 
-    def serve(self, inp: IO[str], out: IO[str]) -> int:
-        while True:
-            line = inp.readline(MAX_LINE + 1)
-            if not line:
-                return 0
-            if len(line) > MAX_LINE:
-                # Skip the rest of an oversized line; answer once for it.
-                while line and not line.endswith("\n"):
-                    line = inp.readline(MAX_LINE + 1)
-                response: dict[str, Any] | None = errored(None, f"request line over {MAX_LINE} characters")
-            elif not line.strip():
+    def _run(self, req: dict[str, Any], seq: int | None) -> dict[str, Any]:
+        if seq is None:
+            return _errored(None, f'a run request needs an integer seq (1.0, "1" and true are not); {_got(req, "seq")}')
+        name = req.get("ruleset")
+        if not isinstance(name, str):
+            return _errored(seq, f"a run request needs a ruleset string; {_got(req, 'ruleset')}")
+        t = self.tables.get(name)
+        if t is None:
+            return _errored(
+                seq, f"unknown ruleset {_describe(name)}; this implementation serves {', '.join(self.tables)}"
+            )
+        if not isinstance(req.get("setup"), dict):
+            return _errored(seq, f"setup must be a JSON object; {_got(req, 'setup')}")
+        if not isinstance(req.get("actions"), list):
+            return _errored(seq, f"actions must be a JSON array; {_got(req, 'actions')}")
+        response = run_case(t, req["setup"], req["actions"], seq)
+        if response.get("errored") is True:
+            return _errored(seq, response["message"])
+        return response
+
+    def serve(self, inp: IO[bytes], out: IO[bytes]) -> int:
+        """Answer the request lines of ``inp`` on ``out`` until ``stop`` or the end of input; returns 0.
+
+        A failure to write ``out`` (the harness went away) is the caller's to handle.
+        """
+        for line in read_lines(inp):
+            answer: dict[str, Any] | None
+            if line is None:
+                answer = _errored(None, f"request line over {MAX_LINE} bytes; it was not read")
+            elif is_blank(line):
                 continue
             else:
-                response = self.handle(line)
-            if response is None:
+                answer = self.handle(line)
+            if answer is None:
                 return 0
-            out.write(json.dumps(response, separators=(",", ":"), ensure_ascii=False) + "\n")
+            out.write(encode(answer))
             out.flush()
+        return 0

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
 import json
-import os
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,9 +14,10 @@ from ._notation import parse_notation, to_notation
 from ._problems import Problem
 from ._schema import validate
 from ._tables import tables_for
-from ._yamlsafe import Document, load_text
+from ._yamlsafe import Document, load_text, read_path
 
 MAX_RECORD_BYTES = 1024 * 1024
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029]")
 HEADER_ORDER = ("event", "place", "date", "round", "players", "ruleset", "hash", "dealer", "draw", "score", "note")
 
 
@@ -164,6 +166,7 @@ def read_record(raw: str | bytes, source: str = "<record>", rules: Ruleset | Non
             )
         annotations.setdefault(note["at"], []).append(note["note"])
     claims = []
+    known_codes = [e.code for e in rules.errors]
     for k, c in enumerate(data.get("claims", [])):
         if c["at"] > len(actions):
             problems.append(
@@ -171,7 +174,20 @@ def read_record(raw: str | bytes, source: str = "<record>", rules: Ruleset | Non
                     "RECORD_AT", f"a claim on action {c['at']}, but the record has {len(actions)}", ("claims", k, "at")
                 )
             )
-        claims.append(Claim(c["at"], c.get("by"), c["claim"], c.get("asserts")))
+        asserts = c.get("asserts")
+        if asserts is not None and asserts not in ("legal", "illegal") and asserts not in known_codes:
+            # A misspelt code would otherwise be a claim rejected for nothing.
+            close = difflib.get_close_matches(asserts, known_codes, n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            problems.append(
+                doc.problem(
+                    "RECORD_CLAIM_CODE",
+                    f"the claim asserts {asserts}, which is not an error code of {rules.name}{hint}; a claim "
+                    f"asserts legal, illegal, or one of the ruleset's codes: {', '.join(known_codes)}",
+                    ("claims", k, "asserts"),
+                )
+            )
+        claims.append(Claim(c["at"], c.get("by"), c["claim"], asserts))
     problems.extend(_setup_problems(doc, header, data["deals"], rules))
     if problems:
         raise InputError(problems)
@@ -197,12 +213,8 @@ def _setup_problems(doc: Document, header: dict[str, Any], deals: list[Any], rul
 
 
 def load_record(path: str, rules: Ruleset | None = None) -> tuple[Record, Ruleset]:
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_RECORD_BYTES + 1)
-    except OSError as exc:
-        raise InputError([Problem("FILE_UNREADABLE", exc.strerror or str(exc), path)]) from None
-    return read_record(raw, path, rules)
+    """A record read from a regular file (a FIFO or a device is refused, not waited on)."""
+    return read_record(read_path(path, max_bytes=MAX_RECORD_BYTES), path, rules)
 
 
 def record_from_case(case: Any, ruleset: str) -> dict[str, Any]:
@@ -227,7 +239,10 @@ def record_from_case(case: Any, ruleset: str) -> dict[str, Any]:
 def dump_record(data: dict[str, Any], to: str) -> str:
     """A record written as YAML, JSON, or the bare notation of its actions."""
     if to == "json":
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        # json escapes C0 controls only; C1 controls (a one-byte CSI) and line
+        # separators from a record would reach the terminal raw.
+        text = json.dumps(data, indent=2, ensure_ascii=False)
+        return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
     if to == "notation":
         from ._notation import write_notation
 
@@ -247,7 +262,3 @@ def _notation_block(actions: list[Any]) -> Any:
     if all(isinstance(a, dict) and not to_notation(a).startswith("{") and "'" not in to_notation(a) for a in actions):
         return write_notation(actions)
     return actions
-
-
-def _exists(path: str) -> bool:
-    return os.path.exists(path)

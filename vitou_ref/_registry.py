@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import functools
 import os
+import re
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -79,21 +81,39 @@ def _index() -> dict[str, tuple[Path, Document]]:
 
 
 _LOADED: dict[str, Ruleset] = {}
-_LOADING: set[str] = set()
+# One lock for every load: threads (vitou mutants --fuzz) share the cache, and
+# a thread must never take another thread's load in progress for a cycle. It
+# is reentrant because a profile loads its base while its own load holds it.
+_LOCK = threading.RLock()
+_LOADING: list[str] = []  # the names this thread is loading, outermost first; only touched under _LOCK
 
 
 def _load_shipped(name: str) -> Ruleset:
     rules = _LOADED.get(name)
-    if rules is None:
+    if rules is not None:
+        return rules
+    with _LOCK:
+        rules = _LOADED.get(name)
+        if rules is not None:  # another thread loaded it while this one waited
+            return rules
         if name in _LOADING:
+            chain = " -> ".join([*_LOADING[_LOADING.index(name) :], name])
+            # Located at the 'extends' that closes the cycle.
+            closing = _index()[_LOADING[-1]][1]
             raise InputError(
-                [Problem("PROFILE_CYCLE", f"{name} extends itself, directly or through another profile", name)]
+                [
+                    closing.problem(
+                        "PROFILE_CYCLE",
+                        f"{chain}: a profile cannot extend itself, directly or through others",
+                        ("profile", "extends"),
+                    )
+                ]
             )
-        _LOADING.add(name)
+        _LOADING.append(name)
         try:
             rules = ruleset_from_document(_index()[name][1])
         finally:
-            _LOADING.discard(name)
+            _LOADING.pop()
         _LOADED[name] = rules
     return rules
 
@@ -122,25 +142,51 @@ def resolve_name(ref: str) -> str:
     raise UnknownRuleset(ref, names)
 
 
+# ``id/version``: a ruleset's full name. A version is digits and dots, so
+# that ``vitou/1.0`` is still read as a (wrong) name, not as a file.
+_FULL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*/[0-9]+(\.[0-9]+)*")
+_RULES_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def is_name(text: str) -> bool:
+    """Whether ``text`` names a shipped ruleset (``id/version`` or a bare ``id``) rather than a file."""
+    if _FULL_NAME.fullmatch(text):
+        return True
+    separators = {"/", os.sep, os.altsep or "/"}
+    return not any(sep in text for sep in separators) and not text.endswith(_RULES_SUFFIXES)
+
+
 def load_named(name: str, problem: Callable[[str], Problem]) -> Ruleset:
-    """The ruleset a document names by its full id; InputError with ``problem(message)`` otherwise."""
+    """The shipped ruleset a document names by its full id; InputError with ``problem(message)`` otherwise.
+
+    A name in a document (a record's ruleset, a profile's base) is only ever
+    looked up among the shipped rulesets, never as a path: the same record
+    must get the same ruling wherever it is audited.
+    """
     try:
-        rules = load_ruleset(name)
+        rules = _load_shipped(resolve_name(name)) if is_name(name) else None
     except UnknownRuleset as exc:
         raise InputError([problem(str(exc))]) from None
-    if rules.name != name:  # a document pins one version: a bare id or a path would drift
+    if rules is None:
+        raise InputError([problem(f"{name!r} is not a ruleset name (id/version); a file cannot be named here")])
+    if rules.name != name:  # a document pins one version: a bare id would drift
         raise InputError([problem(f"{name} resolves to {rules.name}; give the ruleset's full id")])
     return rules
 
 
 def load_ruleset(ref: str | os.PathLike[str]) -> Ruleset:
-    """A shipped ruleset by name or id, or a rules or profile file by path."""
-    text = os.fspath(ref)
-    names = shipped()
-    if text in names or ("/" not in text and not text.endswith((".yaml", ".yml", ".json"))):
-        return _load_shipped(resolve_name(text))
-    if os.path.exists(text):
-        return load_rules_file(text)
-    if text.endswith((".yaml", ".yml", ".json")):
-        raise InputError([Problem("FILE_UNREADABLE", "no such file", text)])
-    raise UnknownRuleset(text, names)
+    """A shipped ruleset by name or id, or a rules or profile file given explicitly.
+
+    A string of the form ``id/version`` (``vitou/1.0.0``) or a bare ``id``
+    (``vitou-2p``: its latest version) always names a shipped ruleset, never
+    a file, whatever files the working directory holds; an unknown one
+    raises UnknownRuleset, which lists the shipped names. Anything else is a
+    file: a string ending in ``.yaml``, ``.yml`` or ``.json``, or one with a
+    path separator that is not of the ``id/version`` form (``./club/1.0.0``
+    for a file that happens to be named like a ruleset), or a path object.
+    """
+    if not isinstance(ref, str):
+        return load_rules_file(ref)
+    if is_name(ref):
+        return _load_shipped(resolve_name(ref))
+    return load_rules_file(ref)

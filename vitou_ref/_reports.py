@@ -134,8 +134,8 @@ def render_text(run: Run, vs: list[Verdict]) -> str:
         lines.append(f"stopped early: {run.fatal}")
     for r in run.results:
         if r.outcome in (FAILED, ERRORED, XPASS):
-            lines.append(f"{r.label} {r.case.id} [{r.ruleset}] {r.case.title}")
-            lines.append(f"    {r.reason}")
+            lines.append(f"{r.label} {printable(r.case.id, 80)} [{r.ruleset}] {printable(r.case.title, 200)}")
+            lines.append(f"    {printable(r.reason or '', 2000)}")
             lines.append(f"    {r.case.source}:{r.case.line}")
     for v in vs:
         lines.append("")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +22,9 @@ except AttributeError:  # pragma: no cover
 MAX_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 64
 MAX_VALUES = 500_000
+# No value of any Vitou document comes near this; bounding integers keeps
+# later arithmetic and printing clear of Python's 4,300-digit conversion limit.
+MAX_INT_DIGITS = 100
 
 _TAG = "tag:yaml.org,2002:"
 # YAML 1.2 core schema: PyYAML resolves YAML 1.1, where `no` is false,
@@ -67,6 +72,7 @@ class _Converter:
         self.max_values = max_values
         self.count = 0
         self.marks: dict[tuple[object, ...], tuple[int, int]] = {}
+        self.open: set[int] = set()  # ids of the collections being converted, to catch an alias to an ancestor
 
     def fail(self, code: str, message: str, node: yaml.Node, path: tuple[object, ...]) -> InputError:
         line, col = _mark(node)
@@ -88,6 +94,15 @@ class _Converter:
             raise self.fail("YAML_TAG", f"unsupported tag {node.tag!r}: only plain YAML data is read", node, path)
         if isinstance(node, yaml.ScalarNode):
             return self.scalar(node, path)
+        if id(node) in self.open:
+            raise self.fail("YAML_ALIAS_CYCLE", "an alias refers to a collection that contains it", node, path)
+        self.open.add(id(node))
+        try:
+            return self.collection(node, path, depth)
+        finally:
+            self.open.discard(id(node))
+
+    def collection(self, node: yaml.Node, path: tuple[object, ...], depth: int) -> Any:
         if isinstance(node, yaml.SequenceNode):
             return [self.convert(item, path + (i,), depth + 1) for i, item in enumerate(node.value)]
         if isinstance(node, yaml.MappingNode):
@@ -127,9 +142,11 @@ class _Converter:
             return _BOOL.get(value, value)
         if tag == _TAG + "int":
             if _INT10.match(value):
-                return int(value, 10)
+                digits = value.lstrip("+-").lstrip("0") or "0"
+                number = self.integer(digits, 10, node, path)
+                return -number if value.startswith("-") else number
             if _INT16.match(value):
-                return int(value[2:], 16)
+                return self.integer(value[2:].lstrip("0") or "0", 16, node, path)
             return value  # 1.1 octal, binary, sexagesimal, underscores: text under 1.2
         if tag == _TAG + "float":
             if _FLOAT.match(value) or value in _SPECIAL_FLOAT:
@@ -145,6 +162,66 @@ class _Converter:
                 "YAML_DATE", f"{value!r} would be read as a date, which JSON cannot hold; quote it", node, path
             )
         raise self.fail("YAML_TAG", f"unsupported tag {tag!r}", node, path)
+
+    def integer(self, digits: str, base: int, node: yaml.ScalarNode, path: tuple[object, ...]) -> int:
+        # Checked on the text, before int() (which refuses over 4,300 digits
+        # with a ValueError and is slow long before that).
+        number = int(digits, base) if len(digits) <= MAX_INT_DIGITS else None
+        if number is None or len(str(number)) > MAX_INT_DIGITS:
+            raise self.fail(
+                "YAML_NUMBER_TOO_LARGE",
+                f"an integer of more than {MAX_INT_DIGITS} digits ({len(digits)} written); no value here is that large",
+                node,
+                path,
+            )
+        return number
+
+
+def _children(node: yaml.Node) -> list[tuple[object, yaml.Node]]:
+    if isinstance(node, yaml.SequenceNode):
+        return list(enumerate(node.value))
+    if isinstance(node, yaml.MappingNode):
+        return [(k.value, v) for k, v in node.value]
+    return []
+
+
+def _check_expansion(root: yaml.Node, conv: _Converter) -> None:
+    """Refuse aliases that expand past the value limit at once, before spending time converting them.
+
+    Sizes are counted once per node (an alias shares its node), walked
+    without recursion, and capped just past the limit.
+    """
+    cap = conv.max_values + 1
+    size: dict[int, int] = {}
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        if id(node) in size and not done:
+            continue
+        kids = _children(node)
+        if done:
+            size[id(node)] = min(cap, 1 + sum(size.get(id(k), 1) for _, k in kids))
+        else:
+            size[id(node)] = 1  # provisional: an alias to an ancestor counts once (it is refused later)
+            stack.append((node, True))
+            stack.extend((k, False) for _, k in kids if id(k) not in size)
+    if size[id(root)] < cap:
+        return
+    # Point at the smallest part that is already too large on its own.
+    node = root
+    path: tuple[object, ...] = ()
+    while True:
+        over = [(key, k) for key, k in _children(node) if size.get(id(k), 1) >= cap]
+        if not over:
+            break
+        key, node = over[0]
+        path = (*path, key)
+    raise conv.fail(
+        "YAML_TOO_LARGE",
+        f"the document expands to more than {conv.max_values} values (aliases that repeat without bound?)",
+        node,
+        path,
+    )
 
 
 def _check_depth(text: str, source: str, max_depth: int) -> None:
@@ -196,6 +273,13 @@ def load_text(
         col = mark.column + 1 if mark is not None else None
         what = " ".join(x for x in (exc.context, exc.problem) if x) or "malformed YAML"
         raise InputError([Problem("YAML_SYNTAX", what, source, line, col)]) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow; it knows only the offset
+        at = exc.position
+        line, col = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+        char = exc.character
+        shown = f"U+{char:04X}" if isinstance(char, int) else repr(char)
+        what = f"character {shown} is not allowed in YAML ({exc.reason})"
+        raise InputError([Problem("YAML_SYNTAX", what, source, line, col)]) from None
     except yaml.YAMLError as exc:
         raise InputError([Problem("YAML_SYNTAX", str(exc).splitlines()[0], source)]) from None
     except RecursionError:
@@ -203,16 +287,50 @@ def load_text(
     if node is None:
         raise InputError([Problem("YAML_EMPTY", "the document is empty", source)])
     conv = _Converter(source, max_depth, max_values)
+    _check_expansion(node, conv)
     data = conv.convert(node, (), 0)
     return Document(data, source, conv.marks)
 
 
-def load_path(path: str, *, max_bytes: int = MAX_BYTES, display: str | None = None) -> Document:
-    """Read and parse a file; a missing or unreadable file is an InputError too."""
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def _not_regular(mode: int, name: str) -> InputError:
+    kind = next((what for test, what in _KINDS if test(mode)), "not a regular file")
+    return InputError([Problem("FILE_NOT_REGULAR", f"{kind}, not a regular file; only regular files are read", name)])
+
+
+def read_path(path: str, *, max_bytes: int = MAX_BYTES, display: str | None = None) -> bytes:
+    """At most ``max_bytes + 1`` bytes of a regular file; InputError for anything else, and never a wait.
+
+    A FIFO, a device, a socket or a directory is refused before it is read:
+    reading a FIFO with no writer blocks for ever and a device never ends.
+    The file is stat'ed first (opening some devices acts on them), then
+    opened without blocking and checked again in case it was swapped.
+    """
     name = display or path
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(max_bytes + 1)
-    except OSError as exc:
-        raise InputError([Problem("FILE_UNREADABLE", exc.strerror or str(exc), name)]) from None
-    return load_text(raw, name, max_bytes=max_bytes)
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):
+            raise _not_regular(mode, name)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        with open(fd, "rb", closefd=True) as fh:
+            mode = os.fstat(fd).st_mode
+            if not stat.S_ISREG(mode):
+                raise _not_regular(mode, name)
+            return fh.read(max_bytes + 1)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
+        what = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise InputError([Problem("FILE_UNREADABLE", what, name)]) from None
+
+
+def load_path(path: str, *, max_bytes: int = MAX_BYTES, display: str | None = None) -> Document:
+    """Read and parse a regular file; a missing, unreadable or special file is an InputError too."""
+    name = display or path
+    return load_text(read_path(path, max_bytes=max_bytes, display=name), name, max_bytes=max_bytes)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import io
+import contextlib
+import os
 import sys
 
 from . import __version__
@@ -41,12 +42,23 @@ def main(argv: list[str] | None = None) -> int:
     except VitouError as exc:
         print(f"vitou adapter: {exc}", file=sys.stderr)
         return 2
-    inp = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
-    out = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", write_through=False)
+    # Bytes in, bytes out: the server itself checks the encoding and bounds each line.
     try:
-        return server.serve(inp, out)
-    except (BrokenPipeError, KeyboardInterrupt):
+        return server.serve(sys.stdin.buffer, sys.stdout.buffer)
+    except ConnectionError:  # BrokenPipeError, ConnectionResetError: the harness went away
+        _drop_stdout()
         return 0
+    except KeyboardInterrupt:
+        return 0
+
+
+def _drop_stdout() -> None:
+    # The answer that could not be written is still buffered; at exit Python
+    # would flush it again and print the failure. Point stdout at /dev/null.
+    with contextlib.suppress(OSError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 if __name__ == "__main__":

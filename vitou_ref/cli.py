@@ -299,7 +299,9 @@ def console() -> None:
 
 
 def _print_json(obj: Any) -> None:
-    print(json.dumps(obj, indent=2, ensure_ascii=False))
+    from ._wire import terminal_safe_json
+
+    print(terminal_safe_json(json.dumps(obj, indent=2, ensure_ascii=False)))
 
 
 # ----------------------------------------------------------------- commands

@@ -1,0 +1,396 @@
+"""Hostile files through every command that reads one: a coded, located error at the documented status, never 3."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from helpers import ROOT
+
+from vitou_ref import _registry
+from vitou_ref._errors import InputError, UnknownRuleset
+from vitou_ref._registry import is_name, load_ruleset, shipped_names
+from vitou_ref._yamlsafe import load_text
+from vitou_ref.cli import main
+
+SMALL_SUITE = str(ROOT / "tests" / "data" / "small_suite.yaml")
+CLUB = ROOT / "docs" / "examples" / "club-nice.yaml"
+DISPUTE = (ROOT / "conformance" / "disputes" / "03-raise-from-last.yaml").read_text(encoding="utf-8")
+PROFILE = (ROOT / "spec" / "profiles" / "vitou-partners-tie-1.0.0.yaml").read_text(encoding="utf-8")
+RULES = (ROOT / "spec" / "vitou-1.0.0.yaml").read_text(encoding="utf-8")
+DEAL = "  - {N: [AS, 7H, 8C], E: [9C, KD, JH], S: [10H, QS, 8D], W: [7C, AD, 9S]}"
+CLAIMS = 'claims:\n  - {at: 4, by: S, claim: "West is last to the trick and may not bid.", asserts: RAISE_FROM_LAST}\n'
+
+# Each command that reads a file named on its command line, and the status it documents for an unusable one.
+COMMANDS: dict[str, tuple[list[str], int]] = {
+    "spec": (["spec", "check", "{f}"], 1),
+    "resolve": (["profile", "resolve", "{f}"], 2),
+    "diff": (["profile", "diff", "vitou", "{f}"], 2),
+    "audit": (["audit", "{f}"], 2),
+    "record": (["record", "{f}"], 2),
+    "fixtures": (["fixtures", "check", "--suite", "{f}"], 1),
+    "certify-suite": (["certify", "--suite", "{f}", "--smoke"], 2),
+    "certify-expect": (["certify", "--suite", SMALL_SUITE, "--expect", "{f}", "--smoke"], 2),
+}
+ALL = tuple(COMMANDS)
+RULES_CMDS = ("spec", "resolve", "diff")
+RECORD_CMDS = ("audit", "record")
+SUITE_CMDS = ("fixtures", "certify-suite")
+USABLE = {"audit": 1, "record": 0}  # a record that reads: audit rules an action illegal, record rewrites it
+LOADERS = ("spec", "audit", "fixtures", "certify-expect")  # one per loader, for the files that are slow to refuse
+NOT_A_MAPPING = {"certify-expect": "EXPECT_FORMAT"}  # known failures are checked by hand, not by a schema
+
+
+@dataclass(frozen=True)
+class Hostile:
+    name: str
+    content: bytes
+    code: str  # the stable code every command must name
+    line: bool = True  # whether the problem can and must be given a line
+    commands: tuple[str, ...] = ALL
+    codes: dict[str, str] = field(default_factory=dict)  # a command's own code, where it differs
+    exits: dict[str, int] = field(default_factory=dict)  # a command's status, where the file is usable
+
+
+def _text(name: str, text: str, code: str, **kw: object) -> Hostile:
+    return Hostile(name, text.encode("utf-8"), code, **kw)  # type: ignore[arg-type]
+
+
+LAUGHS = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{c}: &{c} [{', '.join([f'*{p}'] * 10)}]\n" for p, c in zip("abcdefgh", "bcdefghi")
+)
+HUGE_CLAIM = "\x1b[2K" + "y" * 900_000
+WRONG_TYPES_RECORD = """format: "1"
+header: {event: 1, place: [], date: 2026, round: 3, players: [], ruleset: 1, hash: 0, dealer: 1, score: [], note: {}}
+deals: {}
+actions: 5
+annotations: {}
+claims: x
+"""
+WRONG_TYPES_PROFILE = "format: 1\nprofile: {id: 1, version: [], title: {}, extends: 3}\noperations: x\nchangelog: 5\n"
+
+TABLE = [
+    # Encodings and bytes that are not YAML text.
+    Hostile("empty.yaml", b"", "YAML_EMPTY", line=False),  # nothing at all
+    Hostile("bom-only.yaml", b"\xef\xbb\xbf", "YAML_EMPTY", line=False),  # a byte-order mark and nothing else
+    Hostile("latin1.yaml", "format: 1\nnote: Café\n".encode("latin-1"), "YAML_ENCODING", line=False),  # not UTF-8
+    Hostile("nul.yaml", b"format: 1\x00\n", "YAML_ENCODING", line=False),  # a NUL byte
+    Hostile("utf16.yaml", "format: 1\n".encode("utf-16"), "YAML_ENCODING", line=False),  # UTF-16 with its BOM
+    Hostile("bell.yaml", b"format: 1\nnote: ring\x07\n", "YAML_SYNTAX"),  # a raw control character
+    # Syntax and structure.
+    Hostile("unclosed.yaml", b"format: [1, 2\n", "YAML_SYNTAX"),  # a flow sequence never closed
+    Hostile("two-docs.yaml", b"format: 1\n---\nformat: 2\n", "YAML_SYNTAX"),  # two documents in one file
+    _text("laughs.yaml", LAUGHS, "YAML_TOO_LARGE", commands=LOADERS),  # billion laughs: 10^9 values by aliases
+    _text("deep.yaml", "[" * 10_000 + "]" * 10_000, "YAML_TOO_DEEP"),  # 10,000 nested lists: the composer's recursion
+    _text("deep.json", '{"a":' * 10_000 + "1" + "}" * 10_000, "YAML_TOO_DEEP"),  # the same as JSON objects
+    Hostile("self-alias.yaml", b"format: &a [1, *a]\n", "YAML_ALIAS_CYCLE"),  # an anchor that contains itself
+    Hostile("python-tag.yaml", b"format: !!python/object/apply:os.system [echo pwned]\n", "YAML_TAG"),  # code exec
+    Hostile("custom-tag.yaml", b"%TAG ! tag:evil.example,2000:\n---\nformat: !x 1\n", "YAML_TAG"),  # a foreign tag
+    Hostile("merge.yaml", b"base: &b {x: 1}\nformat:\n  <<: *b\n", "YAML_MERGE"),  # merge keys hide keys
+    # A key given twice: which one wins?
+    _text("dup-keys.yaml", DISPUTE.replace("format: 1\n", "format: 1\nformat: 1\n"), "YAML_DUPLICATE_KEY"),
+    Hostile("int-key.yaml", b"1: one\n", "YAML_KEY"),  # a key JSON cannot hold
+    # Values JSON or Python cannot hold as written.
+    _text("big-int.yaml", "format: " + "9" * 5000 + "\n", "YAML_NUMBER_TOO_LARGE"),  # past int()'s 4,300 digits
+    _text("big-hex.yaml", "format: 0x" + "f" * 5000 + "\n", "YAML_NUMBER_TOO_LARGE"),  # the same, through hex
+    _text("float.yaml", DISPUTE.replace("format: 1", "format: 1.0"), "YAML_FLOAT"),  # a float where an int belongs
+    _text("date.yaml", DISPUTE.replace("event: Club evening", "event: 2026-11-20"), "YAML_DATE"),  # a date as a value
+    _text("oversize.yaml", "note: '" + "x" * 4_500_000 + "'\n", "YAML_TOO_LARGE", line=False),  # over every bound
+    # Valid YAML of the wrong shape.
+    Hostile("top-list.yaml", b"- format: 1\n", "SCHEMA", codes=NOT_A_MAPPING),  # a list, not a mapping
+    Hostile("top-scalar.yaml", b"just some text\n", "SCHEMA", codes=NOT_A_MAPPING),  # a bare scalar
+    Hostile("bool-format.yaml", b"format: true\n", "SCHEMA", codes=NOT_A_MAPPING),  # a boolean where an int belongs
+    # Records.
+    _text("record-types.yaml", WRONG_TYPES_RECORD, "SCHEMA", commands=RECORD_CMDS),  # every field of the wrong type
+    _text(  # a boolean where a score belongs
+        "record-bool-score.yaml",
+        DISPUTE.replace("dealer: W", "dealer: W\n  score: {NS: true, EW: 0}"),
+        "SCHEMA",
+        commands=RECORD_CMDS,
+    ),
+    _text(  # a malformed deal: one card dealt three times
+        "record-bad-deal.yaml",
+        DISPUTE.replace(DEAL, DEAL.replace("[AS, 7H, 8C]", "[AS, AS, AS]")),
+        "RECORD_SETUP",
+        commands=RECORD_CMDS,
+    ),
+    _text(  # a ruleset name that a local file could shadow
+        "record-club.yaml",
+        DISPUTE.replace("ruleset: vitou/1.0.0", "ruleset: club-nice/1.0.0"),
+        "RECORD_RULESET_UNKNOWN",
+        commands=RECORD_CMDS,
+    ),
+    _text(  # a claim asserting a misspelt code
+        "record-claim-code.yaml",
+        DISPUTE.replace("RAISE_FROM_LAST}", "RAISE_FROM_LST}"),
+        "RECORD_CLAIM_CODE",
+        commands=RECORD_CMDS,
+    ),
+    _text(  # 100,000 actions, the first legal and every other out of turn
+        "record-100k.yaml",
+        DISPUTE.replace("N AS E 9C S 10H W r3", "N AS" + " N AS" * 100_000).replace(CLAIMS, ""),
+        "NOT_YOUR_TURN",
+        line=False,
+        commands=RECORD_CMDS,
+        codes={"record": "N AS"},
+        exits=USABLE,
+    ),
+    _text(  # a claim of 900 KB opening with a terminal escape: shown cut and escaped
+        "record-huge-claim.yaml",
+        DISPUTE.replace("West is last to the trick and may not bid.", HUGE_CLAIM.replace("\x1b", "\\e")),
+        "RAISE_FROM_LAST",
+        line=False,
+        commands=("audit",),
+        exits={"audit": 1},
+    ),
+    # A .json file holding YAML: read as YAML, of which JSON is a part, and audited like any record.
+    _text("record-yaml.json", DISPUTE, "RAISE_FROM_LAST", line=False, commands=RECORD_CMDS, exits=USABLE),
+    # Rules and profiles.
+    _text(  # a base that is not shipped
+        "profile-unknown-base.yaml",
+        PROFILE.replace("extends: vitou/1.0.0", "extends: nowhere/9.9.9"),
+        "PROFILE_BASE_UNKNOWN",
+        commands=RULES_CMDS,
+    ),
+    _text(  # a profile extending itself
+        "profile-self.yaml",
+        PROFILE.replace("extends: vitou/1.0.0", "extends: vitou-partners-tie/1.0.0"),
+        "PROFILE_CYCLE",
+        commands=RULES_CMDS,
+    ),
+    _text("profile-types.yaml", WRONG_TYPES_PROFILE, "SCHEMA", commands=RULES_CMDS),  # every field of the wrong type
+    _text(  # a boolean where a count belongs
+        "rules-bool-count.yaml", RULES.replace("cards_each: 3", "cards_each: true"), "SCHEMA", commands=RULES_CMDS
+    ),
+    # Fixtures and known failures.
+    # Cases of the wrong type.
+    Hostile("cases-types.yaml", b"format: 1\ntitle: 7\ncases: {a: 1}\n", "SCHEMA", commands=SUITE_CMDS),
+    Hostile("expect-types.yaml", b"VT-0001: [not, a, reason]\n", "EXPECT_FORMAT", commands=("certify-expect",)),
+]
+
+
+def run(argv: list[str], timeout: float = 120.0) -> tuple[int, str]:
+    """``vitou ARGV`` in process, bounded in time; (status, stdout and stderr)."""
+    out = io.StringIO()
+    status: list[int] = []
+
+    def target() -> None:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            try:
+                status.append(main(argv))
+            except SystemExit as exc:  # argparse
+                status.append(exc.code if isinstance(exc.code, int) else 2)
+
+    worker = threading.Thread(target=target, daemon=True)
+    worker.start()
+    worker.join(timeout)
+    assert not worker.is_alive(), f"vitou {' '.join(argv)} still running after {timeout}s"
+    return status[0], out.getvalue()
+
+
+def check(status: int, output: str, expected: int, code: str, name: str | None, line: bool = False) -> None:
+    """The status, the code, the file's name (and a line), and no trace of a crash."""
+    assert "Traceback" not in output and "internal error" not in output, output[-2000:]
+    assert status == expected, output[-2000:]
+    assert code in output, output[-2000:]
+    if name is not None:
+        assert name in output, output[-2000:]
+    if line:
+        assert re.search(re.escape(str(name)) + r":\d+:\d+", output), output[-2000:]
+
+
+@pytest.mark.parametrize(
+    ("row", "command"), [(r, c) for r in TABLE for c in r.commands], ids=lambda x: x if isinstance(x, str) else x.name
+)
+def test_a_hostile_file_gets_a_located_coded_error(tmp_path: Path, row: Hostile, command: str) -> None:
+    path = tmp_path / row.name
+    path.write_bytes(row.content)
+    argv, expected = COMMANDS[command]
+    status, output = run([a.replace("{f}", str(path)) for a in argv])
+    refused = command not in row.exits  # else the file is usable, and the status is the command's verdict
+    code = row.codes.get(command, row.code)
+    check(status, output, row.exits.get(command, expected), code, row.name if refused else None, refused and row.line)
+    if refused or command == "audit":
+        assert len(output) < 200_000  # nothing copied whole from a huge file into a message or a ruling
+
+
+def _special(kind: str, tmp_path: Path) -> str:
+    if kind == "fifo":
+        os.mkfifo(tmp_path / "pipe.yaml")  # no writer: open() or read() would wait for ever
+        return str(tmp_path / "pipe.yaml")
+    if kind == "socket":
+        sock = socket.socket(socket.AF_UNIX)
+        sock.bind(str(tmp_path / "sock.yaml"))
+        sock.close()
+        return str(tmp_path / "sock.yaml")
+    if kind == "directory":
+        (tmp_path / "dir.yaml").mkdir()
+        return str(tmp_path / "dir.yaml")
+    return "/dev/zero"  # a device that never ends
+
+
+# A directory is a suite to fixtures check and certify --suite, and a file to read to the others.
+SPECIAL = [(k, c) for k in ("fifo", "socket", "device") for c in ALL] + [
+    ("directory", c) for c in ALL if c not in SUITE_CMDS
+]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX special files")
+@pytest.mark.parametrize(("kind", "command"), SPECIAL)
+def test_a_special_file_is_refused_before_it_is_read(tmp_path: Path, kind: str, command: str) -> None:
+    path = _special(kind, tmp_path)
+    argv, expected = COMMANDS[command]
+    argv = [a.replace("{f}", path) for a in argv]
+    if kind == "fifo":  # in a process of its own, so that a regression fails instead of hanging the suite
+        proc = subprocess.run(
+            [sys.executable, "-m", "vitou_ref", *argv], capture_output=True, text=True, timeout=20, check=False
+        )
+        status, output = proc.returncode, proc.stdout + proc.stderr
+    else:
+        status, output = run(argv, timeout=20)
+    check(status, output, expected, "FILE_NOT_REGULAR", os.path.basename(path))
+
+
+def test_a_huge_integer_is_located_by_line_and_pointer() -> None:
+    with pytest.raises(InputError) as err:
+        load_text("format: 1\nheader:\n  score: {NS: " + "9" * 4301 + "}\n", "big.yaml")
+    (p,) = err.value.problems
+    assert (p.code, p.source, p.line, p.path) == ("YAML_NUMBER_TOO_LARGE", "big.yaml", 3, "/header/score/NS")
+
+
+def _load_all_at_once(names: list[str]) -> tuple[list[BaseException], dict[str, set[int]]]:
+    """Load ``names`` from one thread each, all released at once; the failures, and the objects each name got."""
+    start = threading.Barrier(len(names))
+    failures: list[BaseException] = []
+    loaded: dict[str, set[int]] = {name: set() for name in names}
+
+    def load(name: str) -> None:
+        start.wait()
+        try:
+            loaded[name].add(id(load_ruleset(name)))
+        except BaseException as exc:
+            failures.append(exc)
+
+    threads = [threading.Thread(target=load, args=(n,)) for n in names]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return failures, loaded
+
+
+def test_ruleset_loading_is_thread_safe(monkeypatch: pytest.MonkeyPatch) -> None:
+    # vitou mutants --fuzz loads rulesets from a thread pool; a thread must
+    # never take another's load in progress for a profile cycle.
+    monkeypatch.setattr(_registry, "_LOADED", {})
+    for _ in range(5):
+        _registry._LOADED.clear()
+        failures, loaded = _load_all_at_once(shipped_names() * 4)
+        assert not failures, failures[0]
+        assert all(len(ids) == 1 for ids in loaded.values())  # one Ruleset per name, shared
+
+
+def test_a_cycle_among_shipped_profiles_names_its_chain(monkeypatch: pytest.MonkeyPatch) -> None:
+    index = dict(_registry._index())
+    for me, base in (("loop-a", "loop-b"), ("loop-b", "loop-a")):
+        text = PROFILE.replace("id: vitou-partners-tie", f"id: {me}").replace("vitou/1.0.0", f"{base}/1.0.0")
+        index[f"{me}/1.0.0"] = (Path(f"{me}.yaml"), load_text(text, f"spec/profiles/{me}.yaml"))
+    monkeypatch.setattr(_registry, "_index", lambda: index)
+    monkeypatch.setattr(_registry, "_LOADED", {})
+    with pytest.raises(InputError) as err:
+        load_ruleset("loop-a/1.0.0")
+    (p,) = err.value.problems
+    assert p.code == "PROFILE_CYCLE" and "loop-a/1.0.0 -> loop-b/1.0.0 -> loop-a/1.0.0" in p.message
+    assert (p.source, p.path) == ("spec/profiles/loop-b.yaml", "/profile/extends") and p.line
+    assert not _registry._LOADING  # a failed load leaves nothing behind
+
+
+def _club_tree(tmp_path: Path) -> None:
+    """A working directory holding files named like rulesets: club-nice/1.0.0, and loop-a <-> loop-b."""
+    (tmp_path / "club-nice").mkdir()
+    shutil.copy(CLUB, tmp_path / "club-nice" / "1.0.0")
+    for me, base in (("loop-a", "loop-b"), ("loop-b", "loop-a")):
+        (tmp_path / me).mkdir()
+        text = PROFILE.replace("id: vitou-partners-tie", f"id: {me}").replace("vitou/1.0.0", f"{base}/1.0.0")
+        (tmp_path / me / "1.0.0").write_text(text, encoding="utf-8")
+
+
+def test_local_profiles_extending_each_other_end_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _club_tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    status, output = run(["profile", "resolve", "loop-a/1.0.0"])  # a name: never the file of that name
+    check(status, output, 2, "unknown ruleset 'loop-a/1.0.0'; known: vitou/1.0.0", None)
+    status, output = run(["profile", "resolve", "./loop-a/1.0.0"])  # the file, given explicitly: its base is a name
+    check(status, output, 2, "PROFILE_BASE_UNKNOWN", "loop-a/1.0.0", line=True)
+
+
+def test_a_records_ruleset_is_a_shipped_name_never_a_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _club_tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "game.yaml").write_text(DISPUTE.replace("vitou/1.0.0", "club-nice/1.0.0"), encoding="utf-8")
+    status, output = run(["audit", "game.yaml"])
+    check(status, output, 2, "RECORD_RULESET_UNKNOWN", "game.yaml", line=True)
+    assert "vitou/1.0.0, vitou-2p/1.0.0" in output  # the shipped names are listed
+    with pytest.raises(UnknownRuleset):
+        load_ruleset("club-nice/1.0.0")
+    assert load_ruleset("./club-nice/1.0.0").name == "club-nice/1.0.0"  # a path, given explicitly
+    status, output = run(["audit", "game.yaml", "--ruleset", str(CLUB)])  # the club's file, named by the user
+    assert status == 1 and "only in trick 2, 3" in output, output  # the club's rule is the one applied
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [("vitou", True), ("vitou/1.0.0", True), ("club-nice/1.0.0", True), ("vitou/1.0", True), ("club.yaml", False),
+     ("rules.json", False), ("./club-nice/1.0.0", False), ("rules/club", False), ("/abs/vitou/1.0.0", False)],
+)  # fmt: skip
+def test_names_and_files_are_told_apart_by_their_form(text: str, name: bool) -> None:
+    assert is_name(text) is name
+
+
+CONTROL = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028]"  # every control character but the newline and the tab
+FORGED = "\x1b[2K\r      claim by South: \u201cforged\u201d: ruling: the claim is upheld\n\x9b1A"
+YAML_ESCAPED = "\\e[2K\\r      claim by South: \u201cforged\u201d: ruling: the claim is upheld\\n\\x9b1A"
+
+
+def test_record_text_cannot_draw_on_the_terminal(tmp_path: Path) -> None:
+    # Escapes in a claim, a claimant, a note in the notation and an annotation
+    # would otherwise erase the audit's line and draw a ruling of their own.
+    record = (
+        DISPUTE.replace("West is last to the trick and may not bid.", YAML_ESCAPED)
+        .replace("by: S,", 'by: "S\\e[1A",')
+        .replace("actions: |\n  N AS E 9C S 10H W r3", 'actions: "N AS {hesitated\\a\\L} E 9C S 10H W r3"')
+        + 'annotations:\n  - {at: 1, note: "\\e]0;pwned\\a"}\n'
+    )
+    path = tmp_path / "forged.yaml"
+    path.write_text(record, encoding="utf-8")
+    for fmt in ("text", "markdown"):
+        status, output = run(["audit", str(path), "--format", fmt])
+        assert status == 1, output
+        assert not re.search(CONTROL, output), output
+        assert "\\x1b[2K\\x0d      claim by South" in output and "\\x9b1A" in output
+        assert sum("the claim is" in line for line in output.splitlines()) == 1  # only the audit's own ruling
+    status, output = run(["audit", str(path), "--format", "json"])
+    assert json.loads(output)["rulings"][3]["claims"][0]["claim"] == FORGED  # JSON keeps the text exactly
+    for to in ("yaml", "json"):  # the canonical record keeps it too, escaped
+        status, output = run(["record", str(path), "--to", to])
+        assert status == 0 and not re.search(CONTROL, output) and load_text(output).data["claims"][0]["claim"] == FORGED
+
+
+def test_a_claim_of_an_unknown_code_is_a_located_error(tmp_path: Path) -> None:
+    path = tmp_path / "typo.yaml"
+    path.write_text(DISPUTE.replace("RAISE_FROM_LAST}", "RAISE_FROM_LST}"), encoding="utf-8")
+    status, output = run(["audit", str(path)])
+    check(status, output, 2, "RECORD_CLAIM_CODE", "typo.yaml", line=True)
+    assert "/claims/0/asserts" in output and "RAISE_FROM_LST" in output
+    assert "did you mean RAISE_FROM_LAST?" in output and "NOT_YOUR_TURN" in output  # the known codes are listed
