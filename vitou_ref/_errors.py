@@ -164,3 +164,23 @@ class RaiseJump(IllegalAction):
 
 ILLEGAL_BY_CODE: dict[str, type[IllegalAction]] = {cls.code: cls for cls in IllegalAction.__subclasses__()}
 ENGINE_CODES = frozenset(ILLEGAL_BY_CODE)
+
+
+def _requires_order() -> list[tuple[str, str]]:
+    """Pairs (earlier, later) of codes whose order the interpreter's checks rely on.
+
+    A check may assume the ones before it passed (a known seat, a phase where
+    the act has an entry); the spec's precedence must keep those first.
+    """
+    structural = ["UNKNOWN_SEAT", "UNKNOWN_SIDE", "CARD_MALFORMED", "UNKNOWN_BID", "SIGNAL_UNKNOWN"]
+    phase = ["MATCH_OVER", "NO_DEAL", "WRONG_PHASE"]
+    # ACTION_MALFORMED is found when reading an action, before any check.
+    checked = [c for c in ILLEGAL_BY_CODE if c != "ACTION_MALFORMED"]
+    rules = [c for c in checked if c not in structural and c not in phase]
+    pairs = [(a, b) for a in structural for b in phase + rules]
+    pairs += [(a, b) for a in phase for b in rules]
+    pairs += [("MATCH_OVER", "WRONG_PHASE"), ("NO_DEAL", "WRONG_PHASE")]
+    return pairs
+
+
+REQUIRED_ORDER = _requires_order()

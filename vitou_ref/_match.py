@@ -19,7 +19,7 @@ from ._actions import (
     Signal,
 )
 from ._cards import Card
-from ._errors import ILLEGAL_BY_CODE, IllegalAction, VitouError
+from ._errors import REQUIRED_ORDER, ILLEGAL_BY_CODE, IllegalAction, VitouError
 from ._events import Event, MatchEvent, hand_event
 from ._model import Ruleset
 from ._reasons import Reason, Ref
@@ -953,22 +953,7 @@ def _checks_for(t: Tables, act: str) -> list[tuple[str, Check]]:
     return found
 
 
-def _requires_order() -> list[tuple[str, str]]:
-    """Pairs (earlier, later) of codes whose order the checks themselves rely on.
-
-    A check may assume the ones before it passed (a known seat, a phase where
-    the act has an entry); the spec's precedence must keep those first.
-    """
-    structural = ["UNKNOWN_SEAT", "UNKNOWN_SIDE", "CARD_MALFORMED", "UNKNOWN_BID", "SIGNAL_UNKNOWN"]
-    phase = ["MATCH_OVER", "NO_DEAL", "WRONG_PHASE"]
-    rules = [c for c in _CHECKS if c not in structural and c not in phase]
-    pairs = [(a, b) for a in structural for b in phase + rules]
-    pairs += [(a, b) for a in phase for b in rules]
-    pairs += [("MATCH_OVER", "WRONG_PHASE"), ("NO_DEAL", "WRONG_PHASE")]
-    return pairs
-
-
-REQUIRED_ORDER = _requires_order()
+assert {c for pair in REQUIRED_ORDER for c in pair} <= CHECKED_CODES  # the order speaks of these checks
 
 
 def json_of(events: Sequence[Event]) -> list[dict[str, Any]]:

@@ -200,13 +200,14 @@ class Ruleset:
                 for op in thaw(self.profile).get("operations", []):
                     if "replace" in op:
                         cached[op["replace"]] = op["with"]["id"]
-                if self.extends:
-                    from ._registry import load_ruleset
-
-                    for old, new in load_ruleset(self.extends).replaced.items():
-                        cached.setdefault(old, cached.get(new, new))
             object.__setattr__(self, "_replaced", cached)
         return cached
+
+    def inherit_replacements(self, base_replaced: Mapping[str, str]) -> None:
+        """Add what the base's own ancestry replaced (the profile resolver calls this: it holds the base)."""
+        mine = self.replaced
+        for old, new in base_replaced.items():
+            mine.setdefault(old, mine.get(new, new))
 
     def current_clause(self, clause_id: str) -> str:
         """The id a clause goes by in this ruleset: its replacement's, if a profile replaced it."""

@@ -11,6 +11,7 @@ clarifications citing it must then be dealt with explicitly),
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 from ._errors import InputError
@@ -23,16 +24,21 @@ from ._yamlsafe import Document
 Path = tuple[object, ...]
 
 
-def resolve_profile(doc: Document, *, strict: bool = True) -> Ruleset:
-    """The complete ruleset a profile document describes; InputError with located problems otherwise."""
+LoadBase = Callable[[str, Callable[[str], Problem]], Ruleset]
+
+
+def resolve_profile(doc: Document, load_named: LoadBase, *, strict: bool = True) -> Ruleset:
+    """The complete ruleset a profile document describes; InputError with located problems otherwise.
+
+    ``load_named`` finds the base by its full name (the registry's, passed in
+    so that profiles need not know where rulesets come from).
+    """
     problems = validate(doc, "profile")
     if problems:
         raise InputError(problems)
     data = doc.data
     head = data["profile"]
     name = f"{head['id']}/{head['version']}"
-    from ._registry import load_named  # the base may itself be a shipped profile
-
     if head["extends"] == name:
         raise InputError(
             [doc.problem("PROFILE_CYCLE", f"{name} -> {name}: a profile cannot extend itself", ("profile", "extends"))]
@@ -59,7 +65,9 @@ def resolve_profile(doc: Document, *, strict: bool = True) -> Ruleset:
     problems = validate(schema_doc, "rules")
     if problems:
         raise InputError([locate(p.code, p.message, _parse_pointer(p.path)) for p in problems])
-    return build_ruleset(resolved, locate, origins=origins, extends=base.name, profile=data, strict=strict)
+    rules = build_ruleset(resolved, locate, origins=origins, extends=base.name, profile=data, strict=strict)
+    rules.inherit_replacements(base.replaced)
+    return rules
 
 
 def _parse_pointer(pointer: str) -> Path:

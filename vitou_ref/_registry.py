@@ -33,7 +33,7 @@ def ruleset_from_document(doc: Document, *, strict: bool = True) -> Ruleset:
     if isinstance(doc.data, dict) and "profile" in doc.data and "ruleset" not in doc.data:
         from ._profile import resolve_profile  # a profile resolves against its base
 
-        return resolve_profile(doc, strict=strict)
+        return resolve_profile(doc, load_named, strict=strict)
     problems = validate(doc, "rules")
     if problems:
         raise InputError(problems)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ._cards import Rank, Suit
-from ._errors import ENGINE_CODES, InputError
+from ._errors import ENGINE_CODES, REQUIRED_ORDER, InputError
 from ._model import (
     ChangelogEntry,
     Clarification,
@@ -175,8 +175,6 @@ def build_ruleset(
                 ("errors",),
             )
         )
-    from ._match import REQUIRED_ORDER  # the checks rely on these codes coming first
-
     for earlier, later in REQUIRED_ORDER:
         if earlier in codes and later in codes and codes[earlier] > codes[later]:
             problems.append(
