@@ -19,7 +19,7 @@ from ._actions import (
     Signal,
 )
 from ._cards import Card
-from ._errors import REQUIRED_ORDER, ILLEGAL_BY_CODE, IllegalAction, VitouError
+from ._errors import ILLEGAL_BY_CODE, REQUIRED_ORDER, IllegalAction, VitouError
 from ._events import Event, MatchEvent, hand_event
 from ._model import Ruleset
 from ._reasons import Reason, Ref
