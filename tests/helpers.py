@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from vitou_ref import Match, load_ruleset
-from vitou_ref._protocol import run_case
-from vitou_ref._tables import tables_for
+from vitou_ref.engine.tables import tables_for
+from vitou_ref.protocol.server import run_case
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec" / "vitou-1.0.0.yaml"

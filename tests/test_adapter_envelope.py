@@ -23,11 +23,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from vitou_ref import Match, load_ruleset
-from vitou_ref._cards import ALL_CARDS
-from vitou_ref._protocol import Server
-from vitou_ref._schema import first_error
-from vitou_ref._wire import canonical, loads
 from vitou_ref.adapter import build_server
+from vitou_ref.protocol.server import Server
+from vitou_ref.protocol.wire import canonical, loads
+from vitou_ref.rules.cards import ALL_CARDS
+from vitou_ref.rules.schema import first_error
 
 # The figures protocol.md gives; the tests hold the adapter to the document, not to its own constants.
 MAX_LINE = 16 * 1024 * 1024
@@ -758,7 +758,7 @@ def loads_ok(line: bytes) -> bool:
 def test_a_bug_costs_one_answer_not_the_server(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import vitou_ref._protocol as protocol
+    import vitou_ref.protocol.server as protocol
 
     def broken(*args: Any, **kwargs: Any) -> dict[str, Any]:
         raise RuntimeError("a bug")
@@ -782,7 +782,7 @@ def test_a_bug_costs_one_answer_not_the_server(
 
 
 def test_read_lines_bounds_each_line() -> None:
-    from vitou_ref._protocol import read_lines
+    from vitou_ref.protocol.server import read_lines
 
     data = b"0123456789\n01234567890\n" + b"x" * 100_000 + b"\nshort\n\nlast"
     got = list(read_lines(io.BytesIO(data), limit=10))
@@ -791,7 +791,7 @@ def test_read_lines_bounds_each_line() -> None:
 
 
 def test_an_answer_that_cannot_be_written_becomes_an_internal_error(capsys: pytest.CaptureFixture[str]) -> None:
-    from vitou_ref._protocol import encode
+    from vitou_ref.protocol.server import encode
 
     answer = loads(encode({"seq": 22, "legal": [object()], "steps": [], "final": {}}))
     assert answer["seq"] == 22 and answer["errored"] is True and answer["message"].startswith("internal error")

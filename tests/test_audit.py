@@ -10,14 +10,14 @@ import pytest
 from helpers import ROOT
 
 from vitou_ref import load_ruleset
-from vitou_ref._fixtures import load_suite
-from vitou_ref._i18n import clause_words
-from vitou_ref._notation import parse_notation, write_notation
-from vitou_ref._reasons import catalog
-from vitou_ref._schema import first_error
-from vitou_ref._tables import tables_for
-from vitou_ref._yamlsafe import load_path
+from vitou_ref.audit.i18n import clause_words
+from vitou_ref.audit.notation import parse_notation, write_notation
 from vitou_ref.cli import main
+from vitou_ref.engine.reasons import catalog
+from vitou_ref.engine.tables import tables_for
+from vitou_ref.kit.fixtures import load_suite
+from vitou_ref.rules.schema import first_error
+from vitou_ref.rules.yamlsafe import load_path
 
 DISPUTES = ROOT / "conformance" / "disputes"
 EXPECTED = load_path(str(DISPUTES / "expected.yaml")).data["disputes"]
@@ -301,7 +301,7 @@ def test_the_rulebook_of_a_profile_shows_its_decisions(capsys: pytest.CaptureFix
 @pytest.mark.parametrize("lang", ["fr", "pt", "ru"])
 def test_every_text_is_translated_from_todays_english(lang: str) -> None:
     from vitou_ref import shipped_names
-    from vitou_ref._i18n import missing
+    from vitou_ref.audit.i18n import missing
 
     todo = list(missing([load_ruleset(n) for n in shipped_names()], lang))
     assert not todo, todo[:5]

@@ -11,12 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vitou_ref import load_ruleset
-from vitou_ref._certify import ERRORED, FAILED, PASSED, Certifier, HarnessError, Options
-from vitou_ref._client import Client, handshake_problem
-from vitou_ref._connection import Fault
-from vitou_ref._fixtures import load_suite
-from vitou_ref._protocol import run_case
-from vitou_ref._tables import tables_for
+from vitou_ref.engine.tables import tables_for
+from vitou_ref.kit.certify import ERRORED, FAILED, PASSED, Certifier, HarnessError, Options
+from vitou_ref.kit.fixtures import load_suite
+from vitou_ref.protocol.client import Client, handshake_problem
+from vitou_ref.protocol.connection import Fault
+from vitou_ref.protocol.server import run_case
 
 SMALL = str(Path(__file__).parent / "data" / "small_suite.yaml")
 SUITE = load_suite(SMALL)
@@ -117,7 +117,7 @@ def test_a_corrupted_answer_is_never_passed_nor_a_crash(path: list[int], new: An
 
 def _extends(bad: Any, good: Any) -> bool:
     """``bad`` is ``good``, types included, but for keys it adds to objects (protocol v1: fields may be added)."""
-    from vitou_ref._wire import same
+    from vitou_ref.protocol.wire import same
 
     if isinstance(good, dict):
         return isinstance(bad, dict) and all(k in bad and _extends(bad[k], v) for k, v in good.items())

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from vitou_ref._fixtures import load_suite
-from vitou_ref._suitecheck import check_suite
 from vitou_ref.cli import main
+from vitou_ref.kit.fixtures import load_suite
+from vitou_ref.kit.suitecheck import check_suite
 
 CASE = """
   - id: {id}

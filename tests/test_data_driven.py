@@ -8,8 +8,8 @@ import pytest
 from helpers import SPEC, acts, deal, errors, events
 
 from vitou_ref import Match, load_rules_text
-from vitou_ref._protocol import run_case
-from vitou_ref._tables import tables_for
+from vitou_ref.engine.tables import tables_for
+from vitou_ref.protocol.server import run_case
 
 TEXT = SPEC.read_text(encoding="utf-8")
 

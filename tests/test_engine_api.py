@@ -18,8 +18,8 @@ from vitou_ref import (
     Transition,
     load_ruleset,
 )
-from vitou_ref._errors import ENGINE_CODES, NotYourTurn, RaiseFromLast
-from vitou_ref._match import CHECKED_CODES
+from vitou_ref.engine.match import CHECKED_CODES
+from vitou_ref.rules.errors import ENGINE_CODES, NotYourTurn, RaiseFromLast
 
 D05 = deal("N: AS 7H 8C | E: 9C KD JH | S: 10H QS 8D | W: 7C AD 9S")
 

@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 from helpers import ROOT
 
-from vitou_ref import _registry
-from vitou_ref._errors import InputError, UnknownRuleset
-from vitou_ref._registry import is_name, load_ruleset, shipped_names
-from vitou_ref._yamlsafe import load_text
 from vitou_ref.cli import main
+from vitou_ref.rules import registry as _registry
+from vitou_ref.rules.errors import InputError, UnknownRuleset
+from vitou_ref.rules.registry import is_name, load_ruleset, shipped_names
+from vitou_ref.rules.yamlsafe import load_text
 
 SMALL_SUITE = str(ROOT / "tests" / "data" / "small_suite.yaml")
 CLUB = ROOT / "docs" / "examples" / "club-nice.yaml"

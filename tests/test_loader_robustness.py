@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vitou_ref import InputError, VitouError
-from vitou_ref._fixtures import load_cases_file
-from vitou_ref._record import read_record
-from vitou_ref._registry import load_rules_text
+from vitou_ref.audit.record import read_record
+from vitou_ref.kit.fixtures import load_cases_file
+from vitou_ref.rules.registry import load_rules_text
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = {

@@ -44,7 +44,7 @@ def test_each_profile_is_certified_conformant_for_the_reference(name: str, capsy
 
 @pytest.mark.parametrize("name", PROFILES)
 def test_each_profile_has_full_coverage(name: str) -> None:
-    from vitou_ref._suitecheck import check_suite
+    from vitou_ref.kit.suitecheck import check_suite
 
     report = check_suite(rulesets=[name])
     assert report.ok, [str(p) for p in report.problems] + [f.describe() for f in report.failures]

@@ -27,7 +27,7 @@ from vitou_ref import (
     load_ruleset,
     shipped_names,
 )
-from vitou_ref._transitions import TRANSITIONS
+from vitou_ref.engine.transitions import TRANSITIONS
 
 RULESETS = shipped_names()
 

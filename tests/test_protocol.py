@@ -12,7 +12,7 @@ import pytest
 from helpers import SPEC, acts, deal
 
 from vitou_ref import __version__, shipped_names
-from vitou_ref._schema import first_error
+from vitou_ref.rules.schema import first_error
 
 
 class Adapter:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from vitou_ref import InputError
-from vitou_ref._yamlsafe import load_text
+from vitou_ref.rules.yamlsafe import load_text
 
 
 @pytest.mark.parametrize(

@@ -205,7 +205,7 @@ def bench(seconds: float, seed: int) -> float:
 
 def main() -> int:
     from vitou_ref import load_ruleset
-    from vitou_ref._bench import bench_engine
+    from vitou_ref.hunt.bench import bench_engine
 
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 2.0
     repeat = int(sys.argv[2]) if len(sys.argv) > 2 else 5

@@ -12,7 +12,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vitou_ref import load_ruleset, shipped_names
-from vitou_ref._i18n import missing, stamp
+from vitou_ref.audit.i18n import missing, stamp
 
 
 def main() -> int:

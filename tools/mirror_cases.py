@@ -25,9 +25,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vitou_ref._fixtures import load_suite  # noqa: E402
-from vitou_ref._model import thaw  # noqa: E402
-from vitou_ref._yamlout import dump  # noqa: E402
+from vitou_ref.kit.fixtures import load_suite  # noqa: E402
+from vitou_ref.rules.model import thaw  # noqa: E402
+from vitou_ref.rules.yamlout import dump  # noqa: E402
 
 BASE = "vitou/1.0.0"
 TARGET = "vitou-anticlockwise/1.0.0"

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-__version__ = "1.0.0"
-
-from ._actions import (
+from ._version import __version__
+from .engine.actions import (
     Action,
     CallPlay,
     DeclineHand,
@@ -16,8 +15,10 @@ from ._actions import (
     Signal,
     action_from_json,
 )
-from ._cards import ALL_CARDS, Card, Rank, Suit
-from ._errors import (
+from .engine.events import Event, HandEvent, MatchEvent, TrickEvent
+from .engine.match import Match, Transition
+from .rules.cards import ALL_CARDS, Card, Rank, Suit
+from .rules.errors import (
     ILLEGAL_BY_CODE,
     IllegalAction,
     InputError,
@@ -25,11 +26,9 @@ from ._errors import (
     UnknownRuleset,
     VitouError,
 )
-from ._events import Event, HandEvent, MatchEvent, TrickEvent
-from ._match import Match, Transition
-from ._model import Clarification, Clause, ErrorCode, Ruleset
-from ._problems import Problem
-from ._registry import load_rules_file, load_rules_text, load_ruleset, shipped_names
+from .rules.model import Clarification, Clause, ErrorCode, Ruleset
+from .rules.problems import Problem
+from .rules.registry import load_rules_file, load_rules_text, load_ruleset, shipped_names
 
 __all__ = [
     "ALL_CARDS",

@@ -1,5 +1,5 @@
 """``python -m vitou_ref`` runs the vitou command."""
 
-from .cli import console
+from .cli.main import console
 
 console()

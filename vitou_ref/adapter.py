@@ -2,64 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
-import contextlib
-import os
-import sys
+from .cli.adapter import build_server, main
 
-from . import __version__
-from ._errors import VitouError
-from ._protocol import Server
-from ._registry import load_rules_file, load_ruleset, shipped_names
-
-
-def build_server(rules_file: str | None = None, mutant: str | None = None) -> Server:
-    rulesets = {name: load_ruleset(name) for name in shipped_names()}
-    if rules_file is not None:
-        extra = load_rules_file(rules_file)
-        rulesets[extra.name] = extra  # a file with a shipped name replaces it
-    if mutant is not None:
-        from ._mutants import build_mutant
-
-        base = rulesets["vitou/1.0.0"]
-        rulesets[base.name] = build_mutant(base, mutant)  # a deliberate mistake, served under the base's name
-    return Server(rulesets.values(), {"name": "vitou-ref", "version": __version__, "language": "python"})
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m vitou_ref.adapter", description=__doc__)
-    parser.add_argument("--rules", metavar="FILE", help="also serve this rules or profile file, under its own id")
-    parser.add_argument("--mutant", metavar="NAME", help="serve a deliberately wrong vitou/1.0.0 (see vitou mutants)")
-    args = parser.parse_args(argv)
-    if args.mutant is not None:
-        from ._mutants import BY_NAME
-
-        if args.mutant not in BY_NAME:
-            print(f"vitou adapter: no mutant {args.mutant!r} (mutants: {', '.join(BY_NAME)})", file=sys.stderr)
-            return 2
-    try:
-        server = build_server(args.rules, args.mutant)
-    except VitouError as exc:
-        print(f"vitou adapter: {exc}", file=sys.stderr)
-        return 2
-    # Bytes in, bytes out: the server itself checks the encoding and bounds each line.
-    try:
-        return server.serve(sys.stdin.buffer, sys.stdout.buffer)
-    except ConnectionError:  # BrokenPipeError, ConnectionResetError: the harness went away
-        _drop_stdout()
-        return 0
-    except KeyboardInterrupt:
-        return 0
-
-
-def _drop_stdout() -> None:
-    # The answer that could not be written is still buffered; at exit Python
-    # would flush it again and print the failure. Point stdout at /dev/null.
-    with contextlib.suppress(OSError):
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-
+__all__ = ["build_server", "main"]
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from ._certify import PASSED, SKIPPED, Certifier, HarnessError, Options, Run
-from ._connection import split_command
-from ._fixtures import Case, Suite
+from .kit.certify import PASSED, SKIPPED, Certifier, HarnessError, Options, Run
+from .kit.fixtures import Case, Suite
+from .protocol.connection import split_command
 from .testing import assert_conforms, conformance_cases
 
 
@@ -47,7 +47,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 @pytest.fixture(scope="session")
 def vitou_ruleset(pytestconfig: pytest.Config) -> str:
-    from ._registry import resolve_name
+    from .rules.registry import resolve_name
 
     name: str = pytestconfig.getoption("--vitou-ruleset")
     return name if "/" in name else resolve_name(name)
@@ -108,7 +108,7 @@ class _ImplCollector(pytest.Collector):
 
 
 def _ruleset_name(cfg: pytest.Config) -> str:
-    from ._registry import resolve_name
+    from .rules.registry import resolve_name
 
     name: str = cfg.getoption("--vitou-ruleset")
     return name if "/" in name else resolve_name(name)

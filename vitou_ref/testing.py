@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._compare import compare, shape_problem
-from ._fixtures import Case, load_suite
-from ._model import thaw
-from ._registry import resolve_name
+from .kit.compare import compare, shape_problem
+from .kit.fixtures import Case, load_suite
+from .rules.model import thaw
+from .rules.registry import resolve_name
 
 __all__ = ["Case", "assert_conforms", "conformance_cases"]
 

@@ -1,0 +1,1 @@
+"""Referees' tools: game records and their notation, audits, translations and the rulebook."""

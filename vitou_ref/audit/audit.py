@@ -1,0 +1,301 @@
+"""Auditing a game record: each action ruled legal or not, with the clause, its wording and the reason here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.actions import Malformed, action_from_json
+from ..engine.events import Event, HandEvent, MatchEvent, TrickEvent
+from ..engine.match import Match
+from ..engine.reasons import Reason, Ref, catalog, render
+from ..engine.tables import tables_for
+from ..engine.transitions import ANSWER, CARD, PLAY
+from ..protocol.server import _structural_code, match_from_setup
+from ..rules.errors import IllegalAction
+from ..rules.model import Ruleset
+from .i18n import clause_words
+from .record import Claim, Record
+
+
+@dataclass
+class Position:
+    """The position before an action: whose decision, the bid in force, and every legal action with its clause."""
+
+    hand: int
+    dealer: str
+    phase: str
+    mode: str
+    turn: str | None
+    deciding: str | None
+    trick: int
+    leader: str | None
+    played: list[tuple[str, str]]
+    value: int | str
+    bid: int | str | None
+    bidder: str | None
+    bidder_side: str | None
+    score: dict[str, int]
+    legal: list[tuple[dict[str, Any], str | None]]  # (action, clause that allows it)
+    may_bid: list[str]
+    may_refuse: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hand": self.hand,
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "mode": self.mode,
+            "turn": self.turn,
+            "deciding_side": self.deciding,
+            "trick": self.trick,
+            "leader": self.leader,
+            "played": [{"seat": s, "card": c} for s, c in self.played],
+            "value": self.value,
+            "bid": self.bid,
+            "bidder": self.bidder,
+            "bidder_side": self.bidder_side,
+            "score": self.score,
+            "legal": [{"action": a, "clause": c} for a, c in self.legal],
+            "may_bid": self.may_bid,
+            "may_refuse": self.may_refuse,
+        }
+
+
+@dataclass
+class Ruling:
+    n: int  # 1-based
+    action: Any
+    notation: str
+    legal: bool
+    code: str | None = None
+    clause: str | None = None
+    reason: Reason | None = None
+    events: list[Event] = field(default_factory=list)
+    score: dict[str, int] = field(default_factory=dict)
+    position: Position | None = None
+    notes: list[str] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)
+    not_made: bool = False  # illegal, skipped by --continue
+
+
+@dataclass
+class Audit:
+    record: Record
+    rules: Ruleset
+    rulings: list[Ruling]
+    stopped_at: int | None
+    final: dict[str, Any]
+
+
+def allowing_clause(rules: Ruleset, m: Match, action: dict[str, Any]) -> str | None:
+    """The clause that allows a legal action in this position."""
+    act = action.get("act")
+    if act == "play":
+        base = "bid.answer" if m.phase == ANSWER else "play.any_card"
+    elif act == "raise":
+        base = "bid.open" if m.level == 0 else ("bid.answer" if m.phase == ANSWER else "bid.later_raise")
+    elif act == "refuse":
+        base = "bid.refusal"
+    elif "side" in action:
+        base = "twenty.decision"
+    else:
+        base = "tt.ask"
+    clause = rules.current_clause(base)
+    ids = {c.id for c in rules.clauses}
+    return clause if clause in ids else None
+
+
+def position_of(rules: Ruleset, m: Match) -> Position:
+    t = tables_for(rules)
+    legal = [a.to_json() for a in m.legal_actions()]
+    may_bid = sorted({a["seat"] for a in legal if a.get("act") == "raise"})
+    may_refuse = sorted({a["seat"] for a in legal if a.get("act") == "refuse"})
+    bid_token = t.bid_tokens[m.level] if m.phase in (PLAY, CARD, ANSWER) else None
+    bidder_side = None
+    if m.latest_bidder is not None:
+        bidder_side = t.side_ids[t.side_of[t.seat_index[m.latest_bidder]]]
+    return Position(
+        hand=m.hand_number,
+        dealer=m.dealer,
+        phase=m.phase_name,
+        mode=m.mode_name,
+        turn=m.turn,
+        deciding=m.deciding_side,
+        trick=m.trick_number,
+        leader=m.leader if m.phase in (PLAY, CARD, ANSWER) else None,
+        played=[(s, str(c)) for s, c in m.trick()],
+        value=m.value,
+        bid=bid_token,
+        bidder=m.latest_bidder,
+        bidder_side=bidder_side,
+        score=m.score,
+        legal=[(a, allowing_clause(rules, m, a)) for a in legal],
+        may_bid=may_bid,
+        may_refuse=may_refuse,
+    )
+
+
+def audit(record: Record, rules: Ruleset, go_on: bool = False) -> Audit:
+    """Replay ``record`` under ``rules``; stop at the first illegal action unless ``go_on``."""
+    t = tables_for(rules)
+    m = match_from_setup(t, record.setup())
+    claims: dict[int, list[Claim]] = {}
+    for c in record.claims:
+        claims.setdefault(c.at, []).append(c)
+    rulings: list[Ruling] = []
+    stopped = None
+    for n, ra in enumerate(record.actions, 1):
+        before = position_of(rules, m)
+        ruling = Ruling(n, ra.action, ra.text, True, notes=record.annotations.get(n, []), claims=claims.get(n, []))
+        try:
+            action = action_from_json(ra.action)
+            ruling.events = list(m.apply(action))
+        except Malformed as exc:
+            code = _structural_code(t, ra.action, exc.code)
+            _illegal(
+                ruling,
+                rules,
+                code,
+                Reason("not_an_action", value=exc.reason) if code == exc.code else _unknown_seat(t),
+                before,
+            )
+        except IllegalAction as exc:
+            reason = exc.why if isinstance(exc.why, Reason) else Reason("card_unreadable", text=str(exc.why))
+            _illegal(ruling, rules, exc.code, reason, before)
+        ruling.score = m.score
+        rulings.append(ruling)
+        if not ruling.legal:
+            if not go_on:
+                stopped = n
+                break
+            ruling.not_made = True
+    final = {"score": m.score, "dealer": m.dealer, "winner": m.winner}
+    return Audit(record, rules, rulings, stopped, final)
+
+
+def _unknown_seat(t: Any) -> Reason:
+    return Reason("unknown_seat", seats=Ref("seats", t.seat_ids))
+
+
+def _illegal(ruling: Ruling, rules: Ruleset, code: str, reason: Reason, before: Position) -> None:
+    ruling.legal = False
+    ruling.code = code
+    ruling.clause = rules.error(code).clause
+    ruling.reason = reason
+    ruling.position = before
+
+
+def position_before(record: Record, rules: Ruleset, n: int) -> tuple[Position, list[Ruling]]:
+    """The position before action ``n`` (1-based); illegal actions before it change nothing, as in play."""
+    t = tables_for(rules)
+    m = match_from_setup(t, record.setup())
+    done: list[Ruling] = []
+    for i, ra in enumerate(record.actions[: n - 1], 1):
+        r = Ruling(i, ra.action, ra.text, True)
+        try:
+            r.events = list(m.apply(action_from_json(ra.action)))
+        except (Malformed, IllegalAction) as exc:
+            r.legal = False
+            r.code = exc.code
+        r.score = m.score
+        done.append(r)
+    return position_of(rules, m), done
+
+
+# ------------------------------------------------------------------ wording
+
+
+class Words:
+    """Everything an audit says, in one language."""
+
+    def __init__(self, rules: Ruleset, lang: str) -> None:
+        self.rules = rules
+        self.lang = lang
+        self.cat = catalog(lang)
+
+    def seat(self, seat: str | None) -> str:
+        if seat is None:
+            return str(self.cat.get("words", {}).get("nobody", "nobody"))
+        return str(self.cat.get("names", {}).get("seats", {}).get(seat, seat))
+
+    def side(self, side: str | None) -> str:
+        if side is None:
+            return str(self.cat.get("words", {}).get("nobody", "nobody"))
+        return str(self.cat.get("names", {}).get("sides", {}).get(side, side))
+
+    def score(self, score: dict[str, int]) -> str:
+        return ", ".join(f"{self.side(s)} {p}" for s, p in score.items())
+
+    def say(self, section: str, key: str, /, **params: Any) -> str:
+        return render(key, params, self.lang, True, section=section)
+
+    def action(self, a: Any, level_before: int = 0) -> str:
+        if not isinstance(a, dict):
+            return repr(a)
+        act = a.get("act")
+        who = Ref("seat", a.get("seat")) if "seat" in a else Ref("side", a.get("side"))
+        if act == "play":
+            return self.say("actions", "play", seat=who, card=a.get("card"))
+        if act == "raise":
+            key = "open" if a.get("to") == tables_for(self.rules).bid_tokens[1] else "raise"
+            return self.say("actions", key, seat=who, bid=a.get("to"))
+        if act == "refuse":
+            return self.say("actions", "refuse", seat=who)
+        if act == "play_hand" and "side" in a:
+            return self.say("actions", "decide_play", side=who)
+        if act == "decline_hand":
+            return self.say("actions", "decide_decline", side=who)
+        if act == "pass":
+            return self.say("actions", "call_pass", seat=who)
+        if act == "play_hand":
+            return self.say("actions", "call_play", seat=who)
+        if act == "signal":
+            return self.say("actions", "signal", seat=who, gesture=Ref("gesture", a.get("signal")))
+        return repr(a)
+
+    def event(self, e: Event) -> str:
+        if isinstance(e, TrickEvent):
+            if e.winner is None:
+                return self.say("events", "trick_tied", trick=e.trick)
+            return self.say("events", "trick_won", trick=e.trick, seat=Ref("seat", e.winner))
+        if isinstance(e, HandEvent):
+            score = self.score(dict(e.score))
+            if e.winner is None:
+                return self.say("events", "hand_passed" if e.reason == "passed" else "hand_tied", score=score)
+            side = Ref("side", e.winner)
+            if isinstance(e.points, str):
+                return self.say("events", "hand_match_bid", side=side, bid=e.points, score=score)
+            key = {"tricks": "hand_tricks", "refusal": "hand_refusal", "decline": "hand_decline"}.get(
+                e.reason, "hand_tricks"
+            )
+            return self.say("events", key, side=side, points=e.points, score=score)
+        if isinstance(e, MatchEvent):
+            return self.say("events", "match", side=Ref("side", e.winner))
+        return str(e)
+
+    def reason(self, r: Reason) -> str:
+        return r.render(self.lang, names=True)
+
+    def clause(self, clause_id: str) -> tuple[str, str]:
+        return clause_words(self.rules.clause(clause_id), self.lang)
+
+    def phase(self, p: Position) -> str:
+        key = "phase." + p.phase
+        return self.say("audit", key, seat=Ref("seat", p.turn), side=Ref("side", p.deciding))
+
+    def position(self, p: Position) -> list[str]:
+        lines = [
+            self.say("audit", "hand", n=p.hand, dealer=Ref("seat", p.dealer))
+            + "; "
+            + self.say("audit", "score", score=self.score(p.score))
+        ]
+        if p.phase in ("play", "bid_card", "answer"):
+            cards = " ".join(f"{self.seat(s)} {c}" for s, c in p.played) or "-"
+            lines.append(self.say("audit", "trick_state", trick=p.trick, leader=Ref("seat", p.leader), cards=cards))
+            if p.bidder is None:
+                lines.append(self.say("audit", "value_no_bid", value=p.value))
+            else:
+                lines.append(self.say("audit", "value_bid", bid=p.bid, bidder=Ref("seat", p.bidder)))
+        lines.append(self.phase(p))
+        return lines

@@ -1,0 +1,171 @@
+"""The rules' own wording in the four languages: clause, clarification, error and decision translations."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..engine.reasons import catalog
+from ..rules.model import Clarification, Clause, Ruleset
+
+LANGUAGES = ("en", "fr", "pt", "ru")
+
+
+def clause_words(clause: Clause, lang: str) -> tuple[str, str]:
+    """(title, text) of a clause in ``lang``; the spec's English where no translation exists."""
+    if lang != "en":
+        t = catalog(lang).get("clauses", {}).get(clause.id)
+        if isinstance(t, dict) and t.get("title") and t.get("text"):
+            return str(t["title"]), str(t["text"])
+    return clause.title, clause.text
+
+
+def clarification_words(k: Clarification, lang: str) -> tuple[str, str, str]:
+    """(title, ruling, reason) of a clarification in ``lang``."""
+    if lang != "en":
+        t = catalog(lang).get("clarifications", {}).get(k.origin, {}).get(str(k.number))
+        if isinstance(t, dict) and all(t.get(x) for x in ("title", "ruling", "reason")):
+            return str(t["title"]), str(t["ruling"]), str(t["reason"])
+    return k.title, k.ruling, k.reason
+
+
+def ruleset_words(rules: Ruleset, lang: str) -> tuple[str, str]:
+    """(title, summary) of a ruleset in ``lang``."""
+    if lang != "en":
+        t = catalog(lang).get("rulesets", {}).get(rules.name)
+        if isinstance(t, dict) and t.get("title") and t.get("summary"):
+            return str(t["title"]), str(t["summary"])
+    return rules.title, rules.summary
+
+
+def error_words(rules: Ruleset, code: str, lang: str) -> str:
+    if lang != "en":
+        t = catalog(lang).get("errors", {}).get(code)
+        if t:
+            return str(t)
+    return rules.error(code).summary
+
+
+def decision_words(rules: Ruleset, index: int, decision: dict[str, Any], lang: str) -> dict[str, str]:
+    if lang != "en":
+        t = catalog(lang).get("decisions", {}).get(rules.name, {}).get(str(index))
+        if isinstance(t, dict) and all(t.get(x) for x in ("topic", "decision", "reason")):
+            return {k: str(t[k]) for k in ("topic", "decision", "reason")}
+    return {k: str(decision[k]) for k in ("topic", "decision", "reason")}
+
+
+def english_texts(rules_list: list[Ruleset]) -> dict[str, str]:
+    """Every English text a language file translates, by key."""
+    from ..rules.model import thaw
+
+    out: dict[str, str] = {}
+    for section, value in catalog("en").items():
+        if section not in ("language", "language_name"):
+            _flat(section, value, out)
+    for rules in rules_list:
+        for c in rules.clauses:
+            out.setdefault(f"clauses.{c.id}", f"title: {c.title} | text: {c.text}")
+        for k in rules.clarifications:
+            out.setdefault(
+                f"clarifications.{k.origin}.{k.number}", f"title: {k.title} | ruling: {k.ruling} | reason: {k.reason}"
+            )
+        for e in rules.errors:
+            out.setdefault(f"errors.{e.code}", e.summary)
+        out[f"rulesets.{rules.name}"] = f"title: {rules.title} | summary: {rules.summary}"
+        if rules.profile:
+            for i, d in enumerate(thaw(rules.profile).get("decisions", [])):
+                out[f"decisions.{rules.name}.{i}"] = (
+                    f"topic: {d['topic']} | decision: {d['decision']} | reason: {d['reason']}"
+                )
+    return out
+
+
+def _flat(prefix: str, value: Any, out: dict[str, str]) -> None:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _flat(f"{prefix}.{k}", v, out)
+    else:
+        out[prefix] = str(value)
+
+
+def fingerprint(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+def _lookup(own: dict[str, Any], key: str) -> Any:
+    section, _, rest = key.partition(".")
+    node: Any = own.get(section)
+    if section in ("clarifications", "decisions"):
+        origin, _, number = rest.rpartition(".")
+        return (node or {}).get(origin, {}).get(number)
+    if section in ("clauses", "errors", "rulesets"):
+        return (node or {}).get(rest)
+    return _walk(node, rest)
+
+
+def _walk(node: Any, rest: str) -> Any:
+    # Message keys may hold dots themselves (wrong_phase.play): try the whole
+    # remainder as a key before descending.
+    if not isinstance(node, dict):
+        return None
+    if rest in node:
+        return node[rest]
+    head, _, tail = rest.partition(".")
+    return _walk(node.get(head), tail) if tail else None
+
+
+def _complete(key: str, value: Any) -> bool:
+    section = key.partition(".")[0]
+    needs = {
+        "clauses": ("title", "text"),
+        "clarifications": ("title", "ruling", "reason"),
+        "decisions": ("topic", "decision", "reason"),
+        "rulesets": ("title", "summary"),
+    }
+    if section in needs:
+        return isinstance(value, dict) and all(value.get(x) for x in needs[section])
+    return value not in (None, "")
+
+
+def missing(rules_list: list[Ruleset], lang: str) -> Iterator[tuple[str, str]]:
+    """Every text ``lang`` lacks, or translated from an English text that has since changed."""
+    from ..rules.data import data_dir
+    from ..rules.yamlsafe import load_path
+
+    path = data_dir("spec") / "i18n" / f"{lang}.yaml"
+    own: dict[str, Any] = load_path(str(path)).data if path.exists() else {}
+    sources = own.get("sources", {}) or {}
+    for key, english in english_texts(rules_list).items():
+        if not _complete(key, _lookup(own, key)):
+            yield key, english
+        elif key in sources and sources[key] != fingerprint(english):
+            yield key, f"(the English changed since it was translated) {english}"
+
+
+def stamp(rules_list: list[Ruleset], lang: str) -> int:
+    """Record, for every translated text, a fingerprint of the English it translates."""
+    import yaml
+
+    from ..rules.data import data_dir
+    from ..rules.yamlsafe import load_path, load_text
+
+    path = data_dir("spec") / "i18n" / f"{lang}.yaml"
+    raw = path.read_text(encoding="utf-8")
+    head = []
+    for line in raw.split("\n"):
+        if line.startswith("#") or not line.strip():
+            head.append(line)
+        else:
+            break
+    data: dict[str, Any] = load_path(str(path)).data
+    data["sources"] = {
+        k: fingerprint(v) for k, v in english_texts(rules_list).items() if _complete(k, _lookup(data, k))
+    }
+    text = (
+        "\n".join(head) + ("\n" if head else "") + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+    )
+    load_text(text, str(path))
+    path.write_text(text, encoding="utf-8")
+    return len(data["sources"])

@@ -1,0 +1,223 @@
+"""The compact action notation: ``N r3 N AS E r6 E 9C S refuse``, one group per action.
+
+A group is who acts, then what:
+
+    N AS          a seat plays a card (rank then suit)
+    N r3          a seat bids: r3, r6, r12, rbaraque (any level of the ladder)
+    S refuse      the immediate follower refuses
+    NS takes      the side at exactly 20 plays the hand   (protocol: play_hand)
+    NS declines   the side at exactly 20 declines it      (protocol: decline_hand)
+    E pass        at 20-20, the seat asked passes
+    E play        at 20-20, the seat asked says play      (protocol: play_hand)
+    W ~ten        a gesture: ~ten ~nine ~ace ~none
+
+Whitespace separates tokens; a ``/`` between groups is ignored (use it to
+mark hands); ``{...}`` is a note on the action before it; ``#`` starts a
+comment to the end of the line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine.tables import Tables
+from ..rules.cards import Card
+from ..rules.problems import Problem
+
+_CARD = re.compile(r"^(10|[9AKQJ87])[SHDC]$")
+_WORD = re.compile(r"[A-Za-z0-9_-]+")
+_SEAT_VERBS = ("refuse", "pass", "play")
+_SIDE_VERBS = {"takes": "play_hand", "declines": "decline_hand"}
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """One action read from the notation, with where it was written."""
+
+    action: dict[str, Any]
+    text: str
+    line: int
+    column: int
+    note: str | None = None
+
+
+def _tokens(text: str) -> list[tuple[str, int, int]]:
+    """(token, line, column) with notes kept as single tokens starting with '{'."""
+    out: list[tuple[str, int, int]] = []
+    line, col, i = 1, 1, 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\n":
+            line, col, i = line + 1, 1, i + 1
+            continue
+        if ch.isspace() or ch == "/":
+            col, i = col + 1, i + 1
+            continue
+        if ch == "#":
+            while i < len(text) and text[i] != "\n":
+                i += 1
+            continue
+        start_line, start_col, j = line, col, i
+        if ch == "{":
+            depth_end = text.find("}", i)
+            j = len(text) if depth_end < 0 else depth_end + 1
+        else:
+            while j < len(text) and not text[j].isspace() and text[j] not in "{/#":
+                j += 1
+        token = text[i:j]
+        for c in token:
+            if c == "\n":
+                line, col = line + 1, 1
+            else:
+                col += 1
+        out.append((token, start_line, start_col))
+        i = j
+    return out
+
+
+def parse_notation(
+    text: str,
+    t: Tables,
+    source: str = "<notation>",
+    first_line: int = 1,
+    first_column: int = 1,
+    indented: bool = False,
+) -> tuple[list[Parsed], list[Problem]]:
+    """Every action the notation holds, and every problem found, each with its line and column.
+
+    Reading goes on after a problem (the group is skipped), so that one pass
+    reports every typo.
+    """
+    seats, sides = set(t.seat_ids), set(t.side_ids)
+    actions: list[Parsed] = []
+    problems: list[Problem] = []
+
+    def where(line: int, col: int) -> tuple[int, int]:
+        # In a YAML block scalar every line carries the same indentation.
+        shift = first_column - 1 if (line == 1 or indented) else 0
+        return line + first_line - 1, col + shift
+
+    def bad(code: str, message: str, line: int, col: int) -> None:
+        ln, cl = where(line, col)
+        problems.append(Problem(code, message, source, ln, cl))
+
+    tokens = _tokens(text)
+    i = 0
+    while i < len(tokens):
+        who, line, col = tokens[i]
+        if who.startswith("{"):
+            if not who.endswith("}"):
+                bad("NOTATION_NOTE", "a note opened with '{' is not closed with '}'", line, col)
+            elif actions:
+                last = actions[-1]
+                note = who[1:-1].strip()
+                actions[-1] = Parsed(last.action, last.text, last.line, last.column, note)
+            else:
+                bad("NOTATION_NOTE", "a note must follow an action", line, col)
+            i += 1
+            continue
+        if who not in seats and who not in sides:
+            bad(
+                "NOTATION_WHO",
+                f"{who!r} is not a seat or side of {t.name} (seats {' '.join(t.seat_ids)}; sides {' '.join(t.side_ids)})",
+                line,
+                col,
+            )
+            # Skip what this unknown player does too, unless it names a player.
+            nxt = tokens[i + 1][0] if i + 1 < len(tokens) else ""
+            i += 1 if (nxt in seats or nxt in sides or nxt.startswith("{") or not nxt) else 2
+            continue
+        if i + 1 >= len(tokens) or tokens[i + 1][0].startswith("{"):
+            bad("NOTATION_INCOMPLETE", f"{who!r} must be followed by what it does", line, col)
+            i += 1
+            continue
+        what, wl, wc = tokens[i + 1]
+        action = _action(who, what, seats, sides)
+        if action is None:
+            bad("NOTATION_ACTION", f"{what!r} is not an action for {who}: {_expected(who, seats, sides)}", wl, wc)
+        else:
+            ln, cl = where(line, col)
+            actions.append(Parsed(action, f"{who} {what}", ln, cl))
+        i += 2
+    return actions, problems
+
+
+def _expected(who: str, seats: set[str], sides: set[str]) -> str:
+    parts = []
+    if who in seats:
+        parts.append("a card such as AS or 10H, r3/r6/r12/rbaraque, refuse, pass, play or a gesture such as ~ten")
+    if who in sides:
+        parts.append("takes or declines")
+    return "expected " + ", or ".join(parts)
+
+
+def _action(who: str, what: str, seats: set[str], sides: set[str]) -> dict[str, Any] | None:
+    if who in sides and what in _SIDE_VERBS:
+        return {"side": who, "act": _SIDE_VERBS[what]}
+    if who not in seats or not what.isprintable():  # a control character is never part of an action
+        return None
+    if _CARD.match(what):
+        return {"seat": who, "act": "play", "card": what}
+    if what == "refuse":
+        return {"seat": who, "act": "refuse"}
+    if what == "pass":
+        return {"seat": who, "act": "pass"}
+    if what == "play":
+        return {"seat": who, "act": "play_hand"}
+    if what.startswith("~") and len(what) > 1:
+        return {"seat": who, "act": "signal", "signal": what[1:]}
+    if what.startswith("r") and len(what) > 1:
+        level = what[1:]
+        return {"seat": who, "act": "raise", "to": int(level) if level.isdigit() else level}
+    return None
+
+
+def _word(value: Any) -> bool:
+    """Whether a value can stand in the notation as it is and be read back the same."""
+    if type(value) is int:
+        return value >= 0
+    return isinstance(value, str) and _WORD.fullmatch(value) is not None
+
+
+def to_notation(action: Any) -> str:
+    """One action in the notation; anything the notation cannot hold exactly is written as its repr.
+
+    The repr (which starts with ``{`` for an object) escapes control
+    characters, so an action's text can be shown as it is.
+    """
+    if not isinstance(action, dict):
+        return repr(action)
+    act = action.get("act")
+    if "side" in action and act in ("play_hand", "decline_hand"):
+        side = action["side"]
+        return f"{side} {'takes' if act == 'play_hand' else 'declines'}" if _word(side) else repr(action)
+    seat = action.get("seat")
+    if not isinstance(seat, str) or not _word(seat):
+        return repr(action)
+    if act == "play":
+        card = action.get("card")
+        return f"{seat} {card}" if isinstance(card, str) and _CARD.match(card) else f"{seat} {card!r}"
+    if act == "raise" and _word(action.get("to")):
+        return f"{seat} r{action['to']}"
+    if act == "refuse":
+        return f"{seat} refuse"
+    if act == "pass":
+        return f"{seat} pass"
+    if act == "play_hand":
+        return f"{seat} play"
+    if act == "signal" and _word(action.get("signal")):
+        return f"{seat} ~{action['signal']}"
+    return repr(action)
+
+
+def write_notation(actions: Sequence[Any], per_line: int = 8) -> str:
+    groups = [to_notation(a) for a in actions]
+    lines = [" ".join(groups[i : i + per_line]) for i in range(0, len(groups), per_line)]
+    return "\n".join(lines)
+
+
+def card_of(text: str) -> Card:
+    return Card.parse(text)

@@ -1,0 +1,238 @@
+"""Audit reports in text, Markdown and JSON (documented in docs/audit.md; schema/audit.schema.json)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine.reasons import Ref
+from ..protocol.wire import printable
+from ..rules.diff import diff_rulesets
+from ..rules.errors import InputError, SetupError
+from ..rules.model import Ruleset
+from ..rules.problems import Problem
+from .audit import Audit, Position, Ruling, Words, audit
+from .record import Record
+
+AUDIT_FORMAT = 1
+SHOWN = 2000  # characters of one piece of record text shown in a text or Markdown report
+
+
+def shown(text: object) -> str:
+    """Text that came from a record, safe to print: no control character can draw a line of its own."""
+    return printable(text, SHOWN)
+
+
+def ruling_json(w: Words, r: Ruling) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "n": r.n,
+        "action": r.action,
+        "notation": r.notation,
+        "description": w.action(r.action),
+        "legal": r.legal,
+    }
+    if r.legal:
+        out["events"] = [e.to_json() for e in r.events]
+        out["event_descriptions"] = [w.event(e) for e in r.events]
+    else:
+        assert r.code is not None and r.clause is not None and r.reason is not None
+        title, text = w.clause(r.clause)
+        out["code"] = r.code
+        out["clause"] = {"id": r.clause, "title": title, "text": text, "origin": w.rules.clause(r.clause).origin}
+        out["reason"] = {**r.reason.to_json(), "text": w.reason(r.reason)}
+        out["not_made"] = r.not_made
+        if r.position is not None:
+            out["position"] = r.position.to_json()
+    out["score"] = r.score
+    if r.notes:
+        out["notes"] = r.notes
+    if r.claims:
+        out["claims"] = [
+            {"by": c.by, "claim": c.claim, "asserts": c.asserts, "upheld": c.upheld(r.legal, r.code)} for c in r.claims
+        ]
+    return out
+
+
+def audit_json(a: Audit, lang: str) -> dict[str, Any]:
+    w = Words(a.rules, lang)
+    legal = sum(1 for r in a.rulings if r.legal)
+    return {
+        "format": AUDIT_FORMAT,
+        "language": lang,
+        "record": a.record.source,
+        "header": a.record.header,
+        "ruleset": {"name": a.rules.name, "hash": a.rules.content_hash},
+        "rulings": [ruling_json(w, r) for r in a.rulings],
+        "summary": {
+            "actions": len(a.record.actions),
+            "ruled": len(a.rulings),
+            "legal": legal,
+            "illegal": len(a.rulings) - legal,
+        },
+        "stopped_at": a.stopped_at,
+        "final": a.final,
+    }
+
+
+def audit_text(a: Audit, lang: str, markdown: bool = False) -> str:
+    w = Words(a.rules, lang)
+    out: list[str] = []
+    h1, bullet, strong = ("# ", "- ", "**") if markdown else ("", "  ", "")
+    out.append(h1 + w.say("audit", "title", record=shown(a.record.source)))
+    out.append(w.say("audit", "ruleset", name=a.rules.name, hash=a.rules.content_hash))
+    hand = 0
+    for r in a.rulings:
+        pos = r.position
+        if pos is not None and pos.hand != hand:
+            hand = pos.hand
+        # The description and notation carry the record's own values (an unknown seat, a card's text).
+        text = f"{r.n}. {shown(w.action(r.action))}  [{shown(r.notation)}]"
+        if r.legal:
+            out.append(f"{bullet}{text}: {w.say('audit', 'legal')}")
+            for e in r.events:
+                out.append(f"{bullet}    {w.event(e)}")
+        else:
+            assert r.clause is not None and r.reason is not None
+            title, wording = w.clause(r.clause)
+            out.append(f"{bullet}{text}: {strong}{w.say('audit', 'illegal')}{strong}")
+            out.append(
+                f"{bullet}    {w.say('audit', 'code', code=r.code)}; {w.say('audit', 'rule', clause=r.clause, title=title)}"
+            )
+            out.append(f"{bullet}    \u201c{wording}\u201d")
+            out.append(f"{bullet}    {w.say('audit', 'reason')}: {shown(w.reason(r.reason))}")
+            if pos is not None:
+                out.append(f"{bullet}    {w.say('audit', 'position')}: " + "; ".join(w.position(pos)))
+            if r.not_made:
+                out.append(f"{bullet}    {w.say('audit', 'not_made')}")
+        for note in r.notes:
+            out.append(f"{bullet}    {{{shown(note)}}}")
+        for c in r.claims:
+            upheld = c.upheld(r.legal, r.code)
+            if upheld is None:
+                verdict = w.say("audit", "legal") if r.legal else w.say("audit", "illegal")
+            else:
+                verdict = w.say("audit", "claim_upheld") if upheld else w.say("audit", "claim_rejected")
+            who = shown(w.seat(c.by)) if c.by else "?"
+            out.append(
+                f"{bullet}    {w.say('audit', 'claim', by=who)}: \u201c{shown(c.claim)}\u201d: {w.say('audit', 'ruling')}: {verdict}"
+            )
+    if a.stopped_at is not None:
+        out.append(w.say("audit", "stopped"))
+    legal = sum(1 for r in a.rulings if r.legal)
+    out.append(w.say("audit", "summary", legal=legal, illegal=len(a.rulings) - legal, total=len(a.record.actions)))
+    winner = w.side(a.final["winner"]) if a.final["winner"] else w.say("words", "nobody")
+    out.append(w.say("audit", "final", score=w.score(a.final["score"]), winner=winner))
+    return "\n".join(out) + "\n"
+
+
+def position_text(rules: Ruleset, p: Position, n: int, lang: str, markdown: bool = False) -> str:
+    w = Words(rules, lang)
+    bullet = "- " if markdown else "  "
+    out = [("# " if markdown else "") + w.say("audit", "before", n=n)]
+    out += [bullet + line for line in w.position(p)]
+    who = (p.turn and w.seat(p.turn)) or (p.deciding and w.side(p.deciding)) or w.say("words", "nobody")
+    out.append(bullet + w.say("audit", "decision_of", who=who))
+    out.append(
+        bullet + w.say("audit", "may_raise", who=", ".join(w.seat(s) for s in p.may_bid) or w.say("words", "nobody"))
+    )
+    out.append(
+        bullet
+        + w.say("audit", "may_refuse", who=", ".join(w.seat(s) for s in p.may_refuse) or w.say("words", "nobody"))
+    )
+    out.append(bullet + w.say("audit", "legal_actions") + ":")
+    for action, clause in p.legal:
+        if clause:
+            title, _ = w.clause(clause)
+            out.append(f"{bullet}  {w.action(action)}: {w.say('audit', 'allowed_by')} {clause} ({title})")
+        else:
+            out.append(f"{bullet}  {w.action(action)}")
+    return "\n".join(out) + "\n"
+
+
+def position_json(rules: Ruleset, p: Position, n: int, lang: str) -> dict[str, Any]:
+    w = Words(rules, lang)
+    body = p.to_json()
+    body["legal"] = [
+        {"action": a, "description": w.action(a), "clause": c, "clause_title": w.clause(c)[0] if c else None}
+        for a, c in p.legal
+    ]
+    return {
+        "format": AUDIT_FORMAT,
+        "language": lang,
+        "before_action": n,
+        "ruleset": {"name": rules.name, "hash": rules.content_hash},
+        "position": body,
+        "description": w.position(p) + [w.phase(p)],
+    }
+
+
+def compare(record: Record, a: Ruleset, b: Ruleset, lang: str) -> dict[str, Any]:
+    """Replay under two rulesets and say where their rulings part, and which clauses make them differ."""
+    ra = audit(record, a, go_on=True)
+    try:
+        rb = audit(record, b, go_on=True)
+    except SetupError as exc:  # the record was checked against its own ruleset only
+        raise InputError(
+            [Problem("RECORD_SETUP", f"the record cannot be replayed under {b.name}: {exc}", record.source)]
+        ) from None
+    wa, wb = Words(a, lang), Words(b, lang)
+    diff = diff_rulesets(a, b)
+    changed = [c.a or c.b for c in diff.clauses]
+    changed_ids = {x for c in diff.clauses for x in (c.a, c.b) if x}
+    divergences = []
+    for x, y in zip(ra.rulings, rb.rulings):
+        jx, jy = ruling_json(wa, x), ruling_json(wb, y)
+        same = (
+            x.legal == y.legal
+            and x.code == y.code
+            and [e.to_json() for e in x.events] == [e.to_json() for e in y.events]
+        )
+        if same:
+            continue
+        cited = {c for c in (x.clause, y.clause) if c}
+        why = sorted(cited & changed_ids) or sorted(changed_ids)
+        divergences.append({"n": x.n, "notation": x.notation, a.name: jx, b.name: jy, "because": why})
+    return {
+        "format": AUDIT_FORMAT,
+        "language": lang,
+        "record": record.source,
+        "a": {"name": a.name, "hash": a.content_hash, "final": ra.final},
+        "b": {"name": b.name, "hash": b.content_hash, "final": rb.final},
+        "changed_clauses": changed,
+        "divergences": divergences,
+    }
+
+
+def compare_text(c: dict[str, Any], a: Ruleset, b: Ruleset, lang: str) -> str:
+    w = Words(a, lang)
+    out = []
+    if not c["divergences"]:
+        out.append(w.say("audit", "compare_same", a=a.name, b=b.name))
+    else:
+        out.append(w.say("audit", "compare", a=a.name, b=b.name, n=len(c["divergences"])))
+    for d in c["divergences"]:
+        ja, jb = d[a.name], d[b.name]
+        out.append(w.say("audit", "diverges", n=d["n"], a=a.name, ra=_short(ja), b=b.name, rb=_short(jb)))
+        out.append("    " + w.say("audit", "because", clauses=", ".join(d["because"])))
+    wb = Words(b, lang)
+    out.append(
+        f"{a.name}: "
+        + w.say("audit", "final", score=w.score(c["a"]["final"]["score"]), winner=_winner(w, c["a"]["final"]))
+    )
+    out.append(
+        f"{b.name}: "
+        + wb.say("audit", "final", score=wb.score(c["b"]["final"]["score"]), winner=_winner(wb, c["b"]["final"]))
+    )
+    return "\n".join(out) + "\n"
+
+
+def _winner(w: Words, final: dict[str, Any]) -> str:
+    return w.side(final["winner"]) if final["winner"] else w.say("words", "nobody")
+
+
+def _short(j: dict[str, Any]) -> str:
+    if not j["legal"]:
+        return f"{j['code']} ({j['clause']['id']})"
+    return "; ".join(j["event_descriptions"]) or "legal"
+
+
+__all__ = ["Ref", "audit_json", "audit_text", "compare", "compare_text", "position_json", "position_text"]

@@ -1,0 +1,214 @@
+"""The decisions of a match as frozen records, and their protocol form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..rules.cards import Card
+
+Bid = int | str
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A seat plays a card (accepting any bid it is answering)."""
+
+    seat: str
+    card: Card
+    act: ClassVar[str] = "play"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "act": "play", "card": self.card.text}
+
+    def __str__(self) -> str:
+        return f"{self.seat} plays {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Raise:
+    """A seat bids, before its card: opens at the first level or raises one level."""
+
+    seat: str
+    to: Bid
+    act: ClassVar[str] = "raise"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "act": "raise", "to": self.to}
+
+    def __str__(self) -> str:
+        return f"{self.seat} bids {self.to}"
+
+
+@dataclass(frozen=True, slots=True)
+class Refuse:
+    """The immediate follower of a bid refuses it and concedes the hand."""
+
+    seat: str
+    act: ClassVar[str] = "refuse"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "act": "refuse"}
+
+    def __str__(self) -> str:
+        return f"{self.seat} refuses"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayHand:
+    """The side at exactly 20 decides to play the hand."""
+
+    side: str
+    act: ClassVar[str] = "decide_play"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"side": self.side, "act": "play_hand"}
+
+    def __str__(self) -> str:
+        return f"{self.side} play the hand"
+
+
+@dataclass(frozen=True, slots=True)
+class DeclineHand:
+    """The side at exactly 20 declines the hand."""
+
+    side: str
+    act: ClassVar[str] = "decide_decline"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"side": self.side, "act": "decline_hand"}
+
+    def __str__(self) -> str:
+        return f"{self.side} decline the hand"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """At 20-20, the seat asked passes."""
+
+    seat: str
+    act: ClassVar[str] = "call_pass"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "act": "pass"}
+
+    def __str__(self) -> str:
+        return f"{self.seat} passes"
+
+
+@dataclass(frozen=True, slots=True)
+class CallPlay:
+    """At 20-20, the seat asked says play."""
+
+    seat: str
+    act: ClassVar[str] = "call_play"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "act": "play_hand"}
+
+    def __str__(self) -> str:
+        return f"{self.seat} says play"
+
+
+@dataclass(frozen=True, slots=True)
+class Signal:
+    """A seat makes one of the conventional gestures."""
+
+    seat: str
+    signal: str
+    act: ClassVar[str] = "signal"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "act": "signal", "signal": self.signal}
+
+    def __str__(self) -> str:
+        return f"{self.seat} signals {self.signal}"
+
+
+Action = Play | Raise | Refuse | PlayHand | DeclineHand | Pass | CallPlay | Signal
+ACTION_TYPES: tuple[type, ...] = (Play, Raise, Refuse, PlayHand, DeclineHand, Pass, CallPlay, Signal)
+
+
+class Malformed(Exception):
+    """An action's JSON cannot be read; ``code`` is the structural error code."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+_SEAT_ACTS: dict[str, tuple[str, ...]] = {
+    "play": ("card",),
+    "raise": ("to",),
+    "refuse": (),
+    "pass": (),
+    "play_hand": (),
+    "signal": ("signal",),
+}
+_SIDE_ACTS: dict[str, tuple[str, ...]] = {"play_hand": (), "decline_hand": ()}
+
+
+def action_from_json(obj: Any) -> Action:
+    """Read an action of protocol v1; raise Malformed with ACTION_MALFORMED or CARD_MALFORMED.
+
+    Whether the seat, side, bid or gesture exists is for the match to say: it
+    depends on the ruleset.
+    """
+    if not isinstance(obj, dict):
+        raise Malformed("ACTION_MALFORMED", f"an action is a JSON object, not {type(obj).__name__}")
+    act = obj.get("act")
+    if not isinstance(act, str):
+        raise Malformed("ACTION_MALFORMED", "the action has no 'act' string")
+    if "side" in obj and "seat" not in obj:
+        fields = _SIDE_ACTS.get(act)
+        if fields is None:
+            raise Malformed(
+                "ACTION_MALFORMED", f"no act {act!r} is made by a side (side acts: play_hand, decline_hand)"
+            )
+        side = obj["side"]
+        if not isinstance(side, str):
+            raise Malformed("ACTION_MALFORMED", "'side' must be a string")
+        _no_extra(obj, {"side", "act"})
+        return PlayHand(side) if act == "play_hand" else DeclineHand(side)
+    fields = _SEAT_ACTS.get(act)
+    if fields is None:
+        raise Malformed(
+            "ACTION_MALFORMED",
+            f"unknown act {act!r} (acts: play, raise, refuse, pass, play_hand, decline_hand, signal)",
+        )
+    if "seat" not in obj:
+        raise Malformed("ACTION_MALFORMED", f"the {act!r} action names no seat")
+    seat = obj["seat"]
+    if not isinstance(seat, str):
+        raise Malformed("ACTION_MALFORMED", "'seat' must be a string")
+    _no_extra(obj, {"seat", "act", *fields})
+    for f in fields:
+        if f not in obj:
+            raise Malformed("ACTION_MALFORMED", f"the {act!r} action needs '{f}'")
+    if act == "play":
+        try:
+            return Play(seat, Card.parse(obj["card"]))
+        except ValueError as exc:
+            raise Malformed("CARD_MALFORMED", str(exc)) from None
+    if act == "raise":
+        to = obj["to"]
+        if isinstance(to, bool) or not isinstance(to, (int, str)):
+            raise Malformed("ACTION_MALFORMED", "'to' must be a bid level: a number or a name such as \"baraque\"")
+        return Raise(seat, to)
+    if act == "refuse":
+        return Refuse(seat)
+    if act == "pass":
+        return Pass(seat)
+    if act == "play_hand":
+        return CallPlay(seat)
+    sig = obj["signal"]
+    if not isinstance(sig, str):
+        raise Malformed("ACTION_MALFORMED", "'signal' must be a string")
+    return Signal(seat, sig)
+
+
+def _no_extra(obj: dict[str, Any], allowed: set[str]) -> None:
+    extra = sorted(set(obj) - allowed)
+    if extra:
+        raise Malformed("ACTION_MALFORMED", f"unexpected field(s) {', '.join(map(repr, extra))}")

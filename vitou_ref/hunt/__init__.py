@@ -1,0 +1,1 @@
+"""Hunting for what the suite misses: differential fuzzing, mutants, simulation and benchmarks."""

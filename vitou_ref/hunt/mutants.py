@@ -1,0 +1,221 @@
+"""Deliberately wrong rulesets: each one a plausible implementer's mistake, made by altering the rules data.
+
+A mutant is Vitou 1.0.0's document with the data of one or two clauses
+changed in memory (the shipped spec is never touched), built without the
+consistency checks (some mistakes are inconsistent on purpose) and served
+under the base's own name, so that the suite applies to it unchanged. The
+suite's mutation score is the share of mutants that some case catches.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..rules.load import build_ruleset
+from ..rules.model import Ruleset
+from ..rules.problems import Problem
+
+Doc = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str
+    mistake: str
+    change: Callable[[Doc], None]
+    equivalent: str | None = None  # why no conformance case can tell it from the reference
+
+
+def _data(doc: Doc, rule: str) -> dict[str, Any]:
+    for clause in doc["clauses"]:
+        if clause.get("rule") == rule:
+            data: dict[str, Any] = clause["data"]
+            return data
+    raise KeyError(rule)
+
+
+def _set(rule: str, **values: Any) -> Callable[[Doc], None]:
+    def change(doc: Doc) -> None:
+        _data(doc, rule).update(values)
+
+    return change
+
+
+def _both(*changes: Callable[[Doc], None]) -> Callable[[Doc], None]:
+    def change(doc: Doc) -> None:
+        for c in changes:
+            c(doc)
+
+    return change
+
+
+def _order(*ranks: str) -> Callable[[Doc], None]:
+    return _set("rank_order", highest_first=list(ranks))
+
+
+def _rows(rows: list[tuple[str, list[str], str]]) -> Callable[[Doc], None]:
+    def change(doc: Doc) -> None:
+        _data(doc, "resolution")["rows"] = [{"id": i, "pattern": p, "winner": w, "text": "mutant"} for i, p, w in rows]
+
+    return change
+
+
+def _row(row_id: str, winner: str) -> Callable[[Doc], None]:
+    def change(doc: Doc) -> None:
+        for row in _data(doc, "resolution")["rows"]:
+            if row["id"] == row_id:
+                row["winner"] = winner
+
+    return change
+
+
+def _ladder(**by_bid: dict[str, Any]) -> Callable[[Doc], None]:
+    def change(doc: Doc) -> None:
+        for level in _data(doc, "ladder")["levels"]:
+            level.update(by_bid.get(str(level["bid"]), {}))
+
+    return change
+
+
+_STOP_LATE = [  # every hand plays its three tricks, even when two decide it
+    (a + b + c, [a, b, c], w)
+    for a, b, c, w in [
+        ("A", "A", "A", "A"), ("A", "A", "B", "A"), ("A", "A", "T", "A"),
+        ("A", "T", "A", "A"), ("A", "T", "B", "A"), ("A", "T", "T", "A"),
+        ("T", "A", "A", "A"), ("T", "A", "B", "A"), ("T", "A", "T", "A"),
+        ("A", "B", "A", "A"), ("A", "B", "B", "B"), ("A", "B", "T", "A"),
+        ("T", "T", "A", "A"), ("T", "T", "T", "none"),
+    ]
+]  # fmt: skip
+_STOP_EARLY = [
+    ("A", ["A"], "A"),
+    ("TA", ["T", "A"], "A"),
+    ("TTA", ["T", "T", "A"], "A"),
+    ("TTT", ["T", "T", "T"], "none"),
+]
+
+MUTANTS: tuple[Mutant, ...] = (
+    Mutant("rank-9-above-10", "puts the 9 above the 10", _order("9", "10", "A", "K", "Q", "J", "8", "7")),
+    Mutant("rank-ace-above-9", "puts the ace above the 9", _order("10", "A", "9", "K", "Q", "J", "8", "7")),
+    Mutant(
+        "rank-natural",
+        "uses the usual order, ace high, 10 below the jack",
+        _order("A", "K", "Q", "J", "10", "9", "8", "7"),
+    ),
+    Mutant(
+        "partners-tie-wins",
+        "lets partners' matching top cards win the trick",
+        _set("trick_tie", same_side="first_played_wins"),
+    ),
+    Mutant(
+        "tie-eldest-leads",
+        "has the eldest hand lead after a tied trick",
+        _set("trick_tie", next_leader="eldest"),
+        equivalent="the eldest hand leads the first trick, and a hand goes on after a tie only when every trick "
+        "before it was tied (T, TT): the player who led the tied trick is always the eldest hand",
+    ),
+    Mutant("all-tied-eldest", "gives a hand of three tied tricks to the eldest hand's side", _row("TTT", "eldest")),
+    Mutant(
+        "abt-second-winner",
+        "gives a tied third trick after split tricks to the second trick's winner",
+        _row("ABT", "B"),
+    ),
+    Mutant(
+        "at-goes-on",
+        "plays a third trick after a won first trick and a tied second",
+        _rows(
+            [(i, p, w) for i, p, w in _STOP_LATE if i.startswith("AT")]
+            + [
+                ("AA", ["A", "A"], "A"),
+                ("TA", ["T", "A"], "A"),
+                ("ABA", ["A", "B", "A"], "A"),
+                ("ABB", ["A", "B", "B"], "B"),
+                ("ABT", ["A", "B", "T"], "A"),
+                ("TTA", ["T", "T", "A"], "A"),
+                ("TTT", ["T", "T", "T"], "none"),
+            ]
+        ),
+    ),
+    Mutant("stop-late", "always plays the three tricks", _rows(_STOP_LATE)),
+    Mutant("stop-early", "ends the hand on the first trick won", _rows(_STOP_EARLY)),
+    Mutant(
+        "refusal-pays-refused",
+        "pays the refused level instead of the one below",
+        _ladder(**{"3": {"refused": 3}, "6": {"refused": 6}, "12": {"refused": 12}}),
+    ),
+    Mutant("refusal-pays-refuser", "pays a refusal to the side that refused", _set("refusal", pays="refusers")),
+    Mutant("raise-from-last", "lets the last player of a trick bid", _set("last_position", bids="allowed")),
+    Mutant("raise-partner", "lets a player raise its own side's bid", _set("raise_side", by="any")),
+    Mutant("jumps", "lets a bid skip levels", _set("jumps", allowed=True)),
+    Mutant("refusal-by-anyone", "lets any opponent of the bidder refuse", _set("refusal", by="any_opponent")),
+    Mutant(
+        "baraque-worth-12", "scores an accepted baraque as 12 points, not the match", _ladder(baraque={"value": 12})
+    ),
+    Mutant("bid-at-twenty", "lets players bid while a side has 20", _set("twenty_bids", bids="open")),
+    Mutant("decline-worth-3", "gives 3 for a declined hand at twenty", _set("twenty_decline", opponents=3)),
+    Mutant(
+        "lose-at-twenty-worth-1", "gives the opponents 1 when the side at twenty loses", _set("twenty_play", lose=1)
+    ),
+    Mutant(
+        "no-twenty-ending",
+        "has no twenty-point or 20-20 ending",
+        _both(_set("twenty", enabled=False), _set("twenty_twenty", enabled=False)),
+    ),
+    Mutant(
+        "tt-all-pass-same-dealer",
+        "re-deals with the same dealer after four passes at 20-20",
+        _set("twenty_twenty_all_pass", dealer="stays"),
+    ),
+    Mutant(
+        "tt-all-tied-same-dealer",
+        "re-deals with the same dealer after an all-tied 20-20 hand",
+        _set("twenty_twenty_all_tied", dealer="stays"),
+    ),
+    Mutant("dealer-passes-right", "passes the deal to the right", _set("dealer_rotation", passes="previous")),
+    Mutant("highest-deals", "lets the highest card of the draw deal", _set("draw", dealer="highest")),
+    Mutant("everyone-redraws", "has everyone redraw on a tie for lowest", _set("redraw", who="all")),
+    Mutant("signals-at-tt", "allows signals at 20-20", _set("twenty_twenty_signals", signals="allowed")),
+    Mutant("open-first-trick-only", "allows opening only in the first trick", _set("opening", tricks=[1])),
+    Mutant(
+        "no-later-raises", "allows a raise only as the immediate answer to a bid", _set("later_raise", allowed=False)
+    ),
+    Mutant("dealer-leads", "has the dealer lead the first trick", _set("first_lead", leader="dealer")),
+    Mutant(
+        "tt-caller-leads",
+        "has the player who says play lead at 20-20",
+        _set("twenty_twenty_play", leader="first_to_play"),
+    ),
+    Mutant("tt-dealer-asked-first", "asks the dealer first at 20-20", _set("twenty_twenty_ask", first="dealer")),
+    Mutant("tt-win-worth-3", "scores 3 for the 20-20 hand", _set("twenty_twenty_play", win=3)),
+    Mutant("target-22", "needs more than 21 to win", _set("target", points=22)),
+    Mutant("signals-never", "refuses every signal", _set("signals_allowed", allowed="never")),
+    Mutant(
+        "twenty-win-no-match",
+        "does not end the match when the side at twenty wins",
+        _set("twenty_play", win_takes_match=False),
+        equivalent="20 + 1 reaches the target of 21: the match ends on the score anyway",
+    ),
+    Mutant(
+        "deal-from-the-right",
+        "deals the first packet to the dealer's right",
+        _set("deal", first="previous"),
+        equivalent="protocol v1 gives every deal explicitly; the order of the packets never shows",
+    ),
+)
+
+BY_NAME = {m.name: m for m in MUTANTS}
+
+
+def build_mutant(base: Ruleset, name: str) -> Ruleset:
+    """The mutant ``name`` of ``base``, under the base's own name."""
+    mutant = BY_NAME[name]
+    doc = copy.deepcopy(base.to_json())
+    mutant.change(doc)
+
+    def locate(code: str, message: str, path: tuple[object, ...]) -> Problem:
+        return Problem(code, message, f"mutant {name}")
+
+    return build_ruleset(doc, locate, strict=False)

@@ -1,0 +1,183 @@
+"""Random matches under a ruleset, summed up for variant designers."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.events import HandEvent, MatchEvent, TrickEvent
+from ..engine.match import Match
+from ..engine.tables import tables_for
+from ..rules.model import Ruleset
+
+
+@dataclass
+class Simulation:
+    ruleset: str
+    matches: int
+    seed: int
+    seconds: float = 0.0
+    hands_per_match: list[int] = field(default_factory=list)
+    endings: Counter[str] = field(default_factory=Counter)
+    reasons: Counter[str] = field(default_factory=Counter)
+    won_values: Counter[str] = field(default_factory=Counter)  # hands won on tricks, by value
+    refused_values: Counter[str] = field(default_factory=Counter)
+    tricks: int = 0
+    tied_tricks: int = 0
+    reached_twenty: int = 0
+    reached_twenty_twenty: int = 0
+
+    @property
+    def hands(self) -> int:
+        return sum(self.hands_per_match)
+
+    def to_json(self) -> dict[str, Any]:
+        h = self.hands_per_match
+        hands = self.hands or 1
+        return {
+            "ruleset": self.ruleset,
+            "matches": self.matches,
+            "seed": self.seed,
+            "policy": "uniformly random among the legal actions",
+            "seconds": round(self.seconds, 3),
+            "hands": self.hands,
+            "hands_per_match": {
+                "mean": round(statistics.fmean(h), 2) if h else 0,
+                "median": statistics.median(h) if h else 0,
+                "min": min(h, default=0),
+                "max": max(h, default=0),
+            },
+            "endings": dict(self.endings.most_common()),
+            "hand_results": dict(self.reasons.most_common()),
+            "values_won_on_tricks": dict(sorted(self.won_values.items(), key=lambda kv: _order(kv[0]))),
+            "values_won_by_refusal": dict(sorted(self.refused_values.items(), key=lambda kv: _order(kv[0]))),
+            "refusal_rate": round(self.reasons["refusal"] / hands, 4),
+            "tied_trick_rate": round(self.tied_tricks / (self.tricks or 1), 4),
+            "all_tied_hand_rate": round(self.reasons["tied"] / hands, 4),
+            "matches_reaching_twenty": self.reached_twenty,
+            "matches_reaching_twenty_twenty": self.reached_twenty_twenty,
+        }
+
+
+def _order(key: str) -> tuple[int, str]:
+    return (int(key), "") if key.isdigit() else (10**9, key)
+
+
+def simulate(rules: Ruleset, matches: int, seed: int, progress: Callable[[int, int], None] | None = None) -> Simulation:
+    t = tables_for(rules)
+    rng = random.Random(seed)
+    rnd = rng.random
+    sim = Simulation(rules.name, matches, seed)
+    start = time.perf_counter()
+    for i in range(matches):
+        m = Match(t, rng=rng)
+        saw_twenty = saw_tt = False
+        last_hand: HandEvent | None = None
+        while True:
+            if m.mode == 1:
+                saw_twenty = True
+            elif m.mode == 2:
+                saw_tt = True
+            legal = m.legal_actions()
+            if not legal:
+                break
+            for e in m.apply(legal[int(rnd() * len(legal))]):
+                if isinstance(e, TrickEvent):
+                    sim.tricks += 1
+                    if e.winner is None:
+                        sim.tied_tricks += 1
+                elif isinstance(e, HandEvent):
+                    last_hand = e
+                    sim.reasons[e.reason] += 1
+                    if e.reason == "tricks" and e.mode == "normal":
+                        sim.won_values[str(e.points)] += 1
+                    elif e.reason == "refusal":
+                        sim.refused_values[str(e.points)] += 1
+                elif isinstance(e, MatchEvent) and last_hand is not None:
+                    sim.endings[_ending(last_hand, rules)] += 1
+        sim.hands_per_match.append(m.hand_number)
+        sim.reached_twenty += saw_twenty
+        sim.reached_twenty_twenty += saw_tt
+        if progress is not None:
+            progress(i + 1, matches)
+    sim.seconds = time.perf_counter() - start
+    return sim
+
+
+def _ending(h: HandEvent, rules: Ruleset) -> str:
+    if h.mode == "twenty_twenty":
+        return "20-20 ending"
+    if h.mode == "twenty":
+        score = dict(h.score)
+        was = score[h.winner or ""] - int(h.points)
+        return "won at twenty" if was == rules.params.twenty_at else "opponents of the side at twenty passed the target"
+    if isinstance(h.points, str):
+        return "accepted top bid (baraque)"
+    if h.reason == "refusal":
+        return "target reached by a refusal"
+    return "target reached on tricks"
+
+
+class Progress:
+    """A one-line progress indicator on stderr for long runs (silent when stderr is not a terminal)."""
+
+    def __init__(self, label: str, force: bool = False) -> None:
+        self.label = label
+        self.on = force or sys.stderr.isatty()
+        self.last = 0.0
+        self.started = time.monotonic()
+        self.open_line = False
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if not self.on or (now - self.last < 0.5 and done != total):
+            return
+        self.last = now
+        rate = done / max(now - self.started, 1e-9)
+        end = "\n" if done == total else ""
+        sys.stderr.write(f"\r{self.label}: {done}/{total} ({100 * done // total}%, {rate:,.0f}/s){end}")
+        sys.stderr.flush()
+        self.open_line = not end
+
+    def finish(self) -> None:
+        """End the progress line of a run that stopped short of its total."""
+        if self.open_line:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+            self.open_line = False
+
+
+def render_simulation(sim: Simulation) -> str:
+    j = sim.to_json()
+    hp = j["hands_per_match"]
+    lines = [
+        f"{sim.ruleset}: {sim.matches} random matches (seed {sim.seed}), {j['hands']} hands, {sim.seconds:.1f}s",
+        "play: uniformly random among the legal actions (a baseline, not a model of real players)",
+        f"hands per match: mean {hp['mean']}, median {hp['median']}, min {hp['min']}, max {hp['max']}",
+        "how matches end:",
+    ]
+    for k, v in j["endings"].items():
+        lines.append(f"  {k}: {v} ({100 * v / max(sim.matches, 1):.1f}%)")
+    lines.append(
+        f"matches reaching twenty: {sim.reached_twenty} ({100 * sim.reached_twenty / max(sim.matches, 1):.1f}%), "
+        f"reaching 20-20: {sim.reached_twenty_twenty} ({100 * sim.reached_twenty_twenty / max(sim.matches, 1):.1f}%)"
+    )
+    lines.append("how hands end:")
+    for k, v in j["hand_results"].items():
+        lines.append(f"  {k}: {v} ({100 * v / max(j['hands'], 1):.1f}%)")
+    lines.append(
+        "values of hands won on tricks: " + ", ".join(f"{k}: {v}" for k, v in j["values_won_on_tricks"].items())
+    )
+    lines.append(
+        "values of hands won by refusal: " + ", ".join(f"{k}: {v}" for k, v in j["values_won_by_refusal"].items())
+    )
+    lines.append(
+        f"refusal rate {j['refusal_rate']:.1%}, tied tricks {j['tied_trick_rate']:.1%}, all-tied hands {j['all_tied_hand_rate']:.1%}"
+    )
+    return "\n".join(lines) + "\n"

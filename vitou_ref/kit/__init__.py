@@ -1,0 +1,1 @@
+"""The conformance kit: the suite's cases, comparison, certification and its reports."""

@@ -1,0 +1,245 @@
+"""Certification: every applicable case sent to an implementation, answers compared, outcomes kept."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..protocol.client import Client, Fault
+from ..protocol.connection import DEFAULT_MAX_LINE, Connection
+from ..protocol.wire import printable
+from ..rules.schema import first_error
+from .compare import Difference, compare, shape_problem
+from .fixtures import Case, Suite
+
+PASSED, FAILED, ERRORED, SKIPPED, XFAIL, XPASS = "passed", "failed", "errored", "skipped", "xfail", "xpass"
+REFERENCE_COMMAND = [sys.executable, "-m", "vitou_ref.adapter"]
+SMOKE_IDS = ("VT-0001", "VT-0002", "VT-0003")
+
+
+def fault_class(kind: str) -> str:
+    """The report's class of a connection fault: a crash, a timeout, or a breach of the protocol."""
+    if kind in ("exited", "spawn"):
+        return "crash"
+    if kind == "timeout":
+        return "timeout"
+    return "protocol"  # bad JSON, a line too long, a wrong seq, an extra line
+
+
+class HarnessError(Exception):
+    """The harness cannot run at all (the implementation never answered start, ...)."""
+
+
+@dataclass
+class CaseResult:
+    case: Case
+    ruleset: str
+    outcome: str
+    reason: str | None = None
+    difference: Difference | None = None
+    seconds: float = 0.0
+    known: str | None = None  # the reason given in --expect, if listed
+    fault: str | None = None  # for an errored case, how the peer failed: crash, timeout, protocol, shape, schema
+
+    @property
+    def label(self) -> str:
+        """The outcome as reports print it; a crash and a timeout are told apart from other errors, as wpt does."""
+        if self.outcome == ERRORED and self.fault in ("crash", "timeout"):
+            return self.fault.upper()
+        return self.outcome.upper()
+
+    @property
+    def bad(self) -> bool:
+        return self.outcome in (FAILED, ERRORED, XPASS)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "type": "case",
+            "id": self.case.id,
+            "title": self.case.title,
+            "ruleset": self.ruleset,
+            "outcome": self.outcome,
+            "clauses": list(self.case.clauses),
+            "group": self.case.group,
+            "seconds": round(self.seconds, 6),
+        }
+        if self.reason:
+            out["reason"] = self.reason
+        if self.difference is not None:
+            out["difference"] = self.difference.to_json()
+        if self.known:
+            out["known_failure"] = self.known
+        if self.fault:
+            out["fault"] = self.fault
+        return out
+
+
+@dataclass
+class Options:
+    argv: list[str]
+    label: str
+    rulesets: list[str]
+    only: list[str] = field(default_factory=list)
+    expect: Mapping[str, str] = field(default_factory=dict)
+    timeout: float = 10.0
+    start_timeout: float = 30.0
+    max_restarts: int = 3
+    max_line: int = DEFAULT_MAX_LINE
+    validate_protocol: bool = False
+
+
+@dataclass
+class Run:
+    options: Options
+    suite: Suite
+    started: float
+    implementation: dict[str, Any] | None = None
+    offered: list[str] = field(default_factory=list)
+    results: list[CaseResult] = field(default_factory=list)
+    restarts: int = 0
+    fatal: str | None = None  # why the run could not go on
+    seconds: float = 0.0  # the whole run, process start included
+    case_seconds: float = 0.0  # from the first request to the last answer
+
+    def for_ruleset(self, ruleset: str) -> list[CaseResult]:
+        return [r for r in self.results if r.ruleset == ruleset]
+
+
+Listener = Callable[[str, Any], None]  # ("start", Run) / ("case", CaseResult) / ("end", Run)
+
+
+def _noop(kind: str, payload: Any) -> None:
+    return None
+
+
+class Certifier:
+    """Sends cases to one implementation and judges the answers; restarts it, within a budget, when it fails."""
+
+    def __init__(
+        self,
+        suite: Suite,
+        cases: Mapping[str, Sequence[Case]],
+        options: Options,
+        listener: Listener = _noop,
+        started: Connection | None = None,
+    ):
+        self.suite = suite
+        self.cases = cases  # ruleset -> cases, in order
+        self.opt = options
+        self.listen = listener
+        self.client: Client | None = None
+        self._started = started  # a process already started for the first connection
+
+    # ------------------------------------------------------------- process
+
+    def open(self, run: Run) -> None:
+        """Start the implementation and shake hands; HarnessError (nothing left running) when that fails."""
+        conn, self._started = self._started, None
+        client = Client(
+            self.opt.argv,
+            timeout=self.opt.timeout,
+            start_timeout=self.opt.start_timeout,
+            max_line=self.opt.max_line,
+            validate=self.opt.validate_protocol,
+            connection=conn,
+        )
+        try:
+            hello = client.start()
+        except Fault as exc:
+            raise HarnessError(exc.message) from None
+        self.client = client
+        run.implementation = hello.implementation
+        run.offered = list(hello.rulesets)
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+            self.client = None
+        if self._started is not None:
+            self._started.kill()
+            self._started = None
+
+    def _restart(self, run: Run) -> bool:
+        if self.client is not None:
+            self.client.kill()
+            self.client = None
+        if run.restarts >= self.opt.max_restarts:
+            run.fatal = f"the implementation failed {run.restarts + 1} times; no more restarts"
+            return False
+        run.restarts += 1
+        try:
+            self.open(run)
+        except HarnessError as exc:
+            run.fatal = f"restart {run.restarts} failed: {exc}"
+            return False
+        return True
+
+    # ------------------------------------------------------------- running
+
+    def run(self) -> Run:
+        run = Run(self.opt, self.suite, time.time())
+        t0 = time.perf_counter()
+        try:
+            self.open(run)
+            self.listen("start", run)
+            t_cases = time.perf_counter()
+            for ruleset, cases in self.cases.items():
+                for case in cases:
+                    result = self.one(run, ruleset, case)
+                    run.results.append(result)
+                    self.listen("case", result)
+            run.case_seconds = time.perf_counter() - t_cases
+        finally:
+            self.close()  # on every path, Ctrl-C and harness errors included
+            run.seconds = time.perf_counter() - t0
+        self.listen("end", run)
+        return run
+
+    def one(self, run: Run, ruleset: str, case: Case) -> CaseResult:
+        """One case sent and judged, known failures applied."""
+        known = self.opt.expect.get(case.id)
+        if ruleset not in run.offered:
+            return CaseResult(case, ruleset, SKIPPED, f"{ruleset} is not offered by the implementation")
+        if run.fatal is not None or self.client is None:
+            return CaseResult(case, ruleset, ERRORED, f"not run: {run.fatal}", known=known)
+        t0 = time.perf_counter()
+        result = self._exchange(run, ruleset, case)
+        result.seconds = time.perf_counter() - t0
+        result.known = known
+        if known is not None:
+            if result.outcome == PASSED:
+                result.outcome = XPASS
+                result.reason = f"listed as a known failure ({known}) but passed: remove it from the list"
+            elif result.outcome in (FAILED, ERRORED):
+                result.reason = f"known failure ({known}): {result.reason}"
+                result.outcome = XFAIL
+        return result
+
+    def _exchange(self, run: Run, ruleset: str, case: Case) -> CaseResult:
+        client = self.client
+        assert client is not None
+        seq = client.next_seq()
+        try:
+            response = client.exchange(case.request_line(seq, ruleset), seq)
+        except Fault as exc:
+            self._restart(run)  # the stream is out of step or gone: only a fresh start can be trusted
+            return CaseResult(case, ruleset, ERRORED, f"{exc.kind}: {exc.message}", fault=fault_class(exc.kind))
+        expect = case.expectation(ruleset)
+        if self.opt.validate_protocol:
+            schema = "protocol/errored-response" if response.get("errored") is True else "protocol/run-response"
+            broken = first_error(response, schema)
+            if broken is not None:
+                why = f"the answer breaks the protocol schema: {printable(broken)}"
+                return CaseResult(case, ruleset, ERRORED, why, fault="schema")
+        bad_shape = shape_problem(response, len(case.plain_actions), expect.errored)
+        if bad_shape is not None:
+            return CaseResult(case, ruleset, ERRORED, bad_shape, fault="shape")
+        diff = compare(case, expect, response)
+        if diff is not None:
+            return CaseResult(case, ruleset, FAILED, diff.describe(), diff)
+        return CaseResult(case, ruleset, PASSED)
+
+

@@ -1,0 +1,126 @@
+"""Comparing an implementation's answer to a case's expectation, down to the first differing step."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from ..protocol.wire import canonical, printable, same
+from .fixtures import Case, Expectation
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """The first place an answer differs from the expectation."""
+
+    where: str  # "legal", "step 4", "final"
+    what: str  # "error", "events", "legal", "final", "steps"
+    expected: Any
+    actual: Any
+    action: Any = None  # the action of that step, if any
+
+    def describe(self) -> str:
+        act = f" ({_action_text(self.action)})" if self.action is not None else ""
+        return f"{self.where}{act}: {self.what}: expected {_j(self.expected)}, got {_j(self.actual)}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "where": self.where,
+            "what": self.what,
+            "expected": self.expected,
+            "actual": self.actual,
+            "action": self.action,
+        }
+
+
+def _j(value: Any) -> str:
+    # What an implementation sent is shown escaped and cut: it may hold anything.
+    return printable(json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True), 600)
+
+
+def _action_text(a: Any) -> str:
+    if isinstance(a, dict):
+        who = a.get("seat", a.get("side", "?"))
+        rest = " ".join(f"{k}={v}" for k, v in a.items() if k not in ("seat", "side", "act"))
+        return f"{who} {a.get('act', '?')}{(' ' + rest) if rest else ''}"
+    return json.dumps(a)
+
+
+def _as_set(actions: Any) -> list[Any] | None:
+    if not isinstance(actions, list):
+        return None
+    return sorted(actions, key=canonical)
+
+
+def _same_set(want: list[Any] | None, got: list[Any] | None) -> bool:
+    # Canonical texts tell types apart, so a set with true for 1 is not the same set.
+    if want is None or got is None:
+        return want is got
+    return [canonical(a) for a in want] == [canonical(a) for a in got]
+
+
+def shape_problem(response: Any, n_actions: int, errored_expected: bool = False) -> str | None:
+    """Why a run response cannot be compared at all (the case is then errored), or None."""
+    if not isinstance(response, dict):
+        return "the response is not a JSON object"
+    if errored_expected:
+        return None
+    if response.get("errored") is True:
+        return f"the implementation reported an error: {printable(response.get('message'))}"
+    for key in ("legal", "steps", "final"):
+        if key not in response:
+            return f"the response has no '{key}'"
+    if not isinstance(response["legal"], list):
+        return "'legal' is not a list"
+    if not isinstance(response["final"], dict):
+        return "'final' is not an object"
+    steps = response["steps"]
+    if not isinstance(steps, list):
+        return "'steps' is not a list"
+    if len(steps) != n_actions:
+        return f"wrong number of steps: {len(steps)} for {n_actions} action(s)"
+    for i, s in enumerate(steps, 1):
+        if not isinstance(s, dict) or not isinstance(s.get("ok"), bool):
+            return f"step {i} is not a step object (an object whose 'ok' is true or false)"
+    return None
+
+
+def compare(case: Case, expect: Expectation, response: dict[str, Any]) -> Difference | None:
+    """The first difference between ``response`` and ``expect``, or None when they agree."""
+    if expect.errored:
+        if response.get("errored") is True:
+            return None
+        return Difference("request", "errored", {"errored": True}, {k: response.get(k) for k in ("legal", "final")})
+    actions = case.plain_actions
+    if expect.legal is not None:
+        want = expect.plain_legal_set
+        got = _as_set(response["legal"])
+        if not _same_set(want, got):
+            return Difference(
+                "legal", "legal set before the first action", want, got if got is not None else response["legal"]
+            )
+    for i, (exp, got) in enumerate(zip(expect.steps, response["steps"]), 1):
+        where = f"step {i}"
+        action = actions[i - 1]
+        if exp.error is not None:
+            if got.get("ok") is not False or got.get("error") != exp.error:
+                actual = (
+                    {"error": got.get("error")} if got.get("ok") is False else {"ok": True, "events": got.get("events")}
+                )
+                return Difference(where, "result", {"error": exp.error}, actual, action)
+            continue
+        if got.get("ok") is not True:
+            return Difference(where, "result", {"ok": True}, {"error": got.get("error")}, action)
+        want_events = exp.plain_events
+        if not same(got.get("events"), want_events):
+            return Difference(where, "events", want_events, got.get("events"), action)
+        if exp.legal is not None:
+            want = exp.plain_legal_set
+            have = _as_set(got.get("legal"))
+            if not _same_set(want, have):
+                return Difference(where, "legal set", want, have if have is not None else got.get("legal"), action)
+    want_final = expect.plain_final
+    if not same(response["final"], want_final):
+        return Difference("final", "final state", want_final, response["final"])
+    return None

@@ -1,0 +1,351 @@
+"""Conformance cases: loaded once from YAML (or JSON), validated, and turned into typed, frozen cases."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..rules.data import data_dir
+from ..rules.errors import InputError
+from ..rules.model import freeze, thaw
+from ..rules.problems import Problem
+from ..rules.schema import shallow_fixture_validator, validate_items, validate_with
+from ..rules.yamlsafe import load_path
+
+MAX_FIXTURE_BYTES = 4 * 1024 * 1024
+
+
+def _legal_key(action: Any) -> str:
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class StepExpect:
+    """One step's expectation: rejected with ``error``, or accepted with ``events`` (and ``legal`` if given)."""
+
+    error: str | None
+    events: Any = ()  # frozen list of events when accepted
+    legal: Any = None  # frozen list of actions, or None when not compared
+
+    @functools.cached_property
+    def plain_events(self) -> list[Any]:
+        return thaw(self.events)  # type: ignore[no-any-return]
+
+    @functools.cached_property
+    def plain_legal_set(self) -> list[Any] | None:
+        return None if self.legal is None else sorted(thaw(self.legal), key=_legal_key)
+
+    def to_json(self) -> dict[str, Any]:
+        if self.error is not None:
+            return {"error": self.error}  # the fixture schema's form of a rejected step
+        out: dict[str, Any] = {"ok": True, "events": thaw(self.events)}
+        if self.legal is not None:
+            out["legal"] = thaw(self.legal)
+        return out
+
+
+@dataclass(frozen=True)
+class Expectation:
+    legal: Any  # frozen list, or None when not compared
+    steps: tuple[StepExpect, ...]
+    final: Any  # frozen mapping
+    errored: bool = False  # the request itself must be answered as errored
+
+    @functools.cached_property
+    def plain_final(self) -> Any:
+        return thaw(self.final)
+
+    @functools.cached_property
+    def plain_legal_set(self) -> list[Any] | None:
+        return None if self.legal is None else sorted(thaw(self.legal), key=_legal_key)
+
+    def to_json(self) -> dict[str, Any]:
+        if self.errored:
+            return {"errored": True}
+        out: dict[str, Any] = {}
+        if self.legal is not None:
+            out["legal"] = thaw(self.legal)
+        out["steps"] = [s.to_json() for s in self.steps]
+        out["final"] = thaw(self.final)
+        return out
+
+
+@dataclass(frozen=True)
+class Case:
+    """One conformance case; ``expectation(ruleset)`` gives what that ruleset must answer."""
+
+    id: str
+    title: str
+    clauses: tuple[str, ...]
+    rulesets: tuple[str, ...]
+    setup: Any
+    actions: Any
+    expect: Expectation | None
+    expect_for: Mapping[str, Expectation]
+    source: str  # file it came from
+    line: int | None
+    group: str  # the file's stem: a family of cases
+    note: str | None = None
+    raw: Any = field(default=None, compare=False, repr=False)  # the frozen source form
+
+    def applies_to(self, ruleset: str) -> bool:
+        return ruleset in self.rulesets
+
+    def expectation(self, ruleset: str) -> Expectation:
+        exp = self.expect_for.get(ruleset, self.expect)
+        if exp is None:  # the loader refuses such cases
+            raise KeyError(f"{self.id} has no expectation for {ruleset}")
+        return exp
+
+    def request(self, seq: int, ruleset: str) -> dict[str, Any]:
+        """The protocol request for this case, expectations removed."""
+        return {"cmd": "run", "seq": seq, "ruleset": ruleset, "setup": thaw(self.setup), "actions": thaw(self.actions)}
+
+    def request_line(self, seq: int, ruleset: str) -> bytes:
+        """The request as one JSON line; everything after the seq is serialized once per ruleset."""
+        tail = self._tails.get(ruleset)
+        if tail is None:
+            body = {"ruleset": ruleset, "setup": thaw(self.setup), "actions": thaw(self.actions)}
+            tail = self._tails[ruleset] = (
+                "," + json.dumps(body, separators=(",", ":"), ensure_ascii=False)[1:] + "\n"
+            ).encode()
+        return b'{"cmd":"run","seq":' + str(seq).encode() + tail
+
+    @functools.cached_property
+    def _tails(self) -> dict[str, bytes]:
+        return {}
+
+    @functools.cached_property
+    def plain_actions(self) -> list[Any]:
+        return thaw(self.actions)  # type: ignore[no-any-return]
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id,
+            "title": self.title,
+            "clauses": list(self.clauses),
+            "rulesets": list(self.rulesets),
+            "setup": thaw(self.setup),
+            "actions": thaw(self.actions),
+        }
+        if self.expect is not None:
+            out["expect"] = self.expect.to_json()
+        if self.expect_for:
+            out["expect_for"] = {k: v.to_json() for k, v in self.expect_for.items()}
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+@dataclass(frozen=True)
+class Suite:
+    root: str
+    files: tuple[str, ...]
+    cases: tuple[Case, ...]
+    retired: Mapping[str, str]
+
+    def applicable(self, ruleset: str) -> list[Case]:
+        return [c for c in self.cases if c.applies_to(ruleset)]
+
+    def rulesets(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for c in self.cases:
+            for r in c.rulesets:
+                seen.setdefault(r, None)
+        return list(seen)
+
+    def by_id(self, case_id: str) -> Case:
+        for c in self.cases:
+            if c.id == case_id:
+                return c
+        raise KeyError(case_id)
+
+
+def default_suite_dir() -> Path:
+    return data_dir("conformance") / "cases"
+
+
+def _step(raw: Any) -> StepExpect:
+    if raw == "ok":
+        return StepExpect(None, (), None)
+    if "error" in raw:
+        return StepExpect(raw["error"])
+    return StepExpect(None, freeze(raw.get("events", [])), freeze(raw["legal"]) if "legal" in raw else None)
+
+
+def _expectation(raw: Mapping[str, Any]) -> Expectation:
+    if raw.get("errored"):
+        return Expectation(None, (), None, errored=True)
+    return Expectation(
+        freeze(raw["legal"]) if "legal" in raw else None,
+        tuple(_step(s) for s in raw["steps"]),
+        freeze(raw["final"]),
+    )
+
+
+def load_cases_file(path: str | os.PathLike[str], display: str | None = None) -> list[Case]:
+    """The cases of one fixture file; InputError listing every located problem."""
+    name = display or os.fspath(path)
+    doc = load_path(os.fspath(path), max_bytes=MAX_FIXTURE_BYTES, display=name)
+    problems = validate_with(doc, shallow_fixture_validator())
+    if not problems:
+        problems = validate_items(doc, list(_expected_items(doc.data)))
+    if problems:
+        raise InputError(problems)
+    group = Path(os.fspath(path)).stem
+    cases: list[Case] = []
+    for i, raw in enumerate(doc.data["cases"]):
+        where = ("cases", i)
+        n_actions = len(raw["actions"])
+        expects: list[tuple[str, Mapping[str, Any], tuple[object, ...]]] = []
+        if "expect" in raw:
+            expects.append(("expect", raw["expect"], (*where, "expect")))
+        for rs, e in raw.get("expect_for", {}).items():
+            expects.append((rs, e, (*where, "expect_for", rs)))
+            if rs not in raw["rulesets"]:
+                problems.append(
+                    doc.problem(
+                        "FIXTURE_RULESET",
+                        f"expect_for names {rs}, which the case does not apply to",
+                        (*where, "expect_for", rs),
+                    )
+                )
+        for label, e, at in expects:
+            if not e.get("errored") and len(e["steps"]) != n_actions:
+                problems.append(
+                    doc.problem(
+                        "FIXTURE_STEPS",
+                        f"{raw['id']}: {n_actions} action(s) but {len(e['steps'])} expected step(s) in {label}",
+                        (*at, "steps"),
+                    )
+                )
+        if "expect" not in raw:
+            missing = [r for r in raw["rulesets"] if r not in raw.get("expect_for", {})]
+            if missing:
+                problems.append(
+                    doc.problem("FIXTURE_RULESET", f"{raw['id']}: no expectation for {', '.join(missing)}", where)
+                )
+        line, _ = doc.locate(where)
+        cases.append(
+            Case(
+                id=raw["id"],
+                title=raw["title"],
+                clauses=tuple(raw["clauses"]),
+                rulesets=tuple(raw["rulesets"]),
+                setup=freeze(raw["setup"]),
+                actions=freeze(raw["actions"]),
+                expect=_expectation(raw["expect"]) if "expect" in raw else None,
+                expect_for=freeze({k: _expectation(v) for k, v in raw.get("expect_for", {}).items()}),
+                source=name,
+                line=line,
+                group=group,
+                note=raw.get("note"),
+                raw=freeze(raw),
+            )
+        )
+    if problems:
+        raise InputError(problems)
+    return cases
+
+
+def _expected_items(data: Any) -> Iterable[tuple[str, tuple[object, ...], Any]]:
+    """Every expected event and legal action of a fixture file, with its path."""
+    for i, case in enumerate(data["cases"]):
+        expects: list[tuple[tuple[object, ...], Any]] = []
+        if "expect" in case:
+            expects.append((("cases", i, "expect"), case["expect"]))
+        for rs, e in case.get("expect_for", {}).items():
+            expects.append((("cases", i, "expect_for", rs), e))
+        for at, e in expects:
+            for k, a in enumerate(e.get("legal", [])):
+                yield "action", (*at, "legal", k), a
+            for j, step in enumerate(e.get("steps", [])):
+                if not isinstance(step, dict):
+                    continue
+                for k, ev in enumerate(step.get("events", [])):
+                    yield "event", (*at, "steps", j, "events", k), ev
+                for k, a in enumerate(step.get("legal", [])):
+                    yield "action", (*at, "steps", j, "legal", k), a
+
+
+def _retired(root: Path) -> dict[str, str]:
+    path = root / "retired.yaml"
+    if not path.exists():
+        path = root.parent / "retired.yaml"
+        if not path.exists():
+            return {}
+    doc = load_path(os.fspath(path), display=path.name)
+    data = doc.data
+    if not isinstance(data, dict) or not isinstance(data.get("retired", []), list):
+        raise InputError([doc.problem("RETIRED_FORMAT", "retired.yaml holds 'retired': a list of {id, reason}")])
+    out: dict[str, str] = {}
+    for i, item in enumerate(data.get("retired", [])):
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str) or not isinstance(item.get("reason"), str):
+            raise InputError([doc.problem("RETIRED_FORMAT", "each retired entry is {id, reason}", ("retired", i))])
+        out[item["id"]] = item["reason"]
+    return out
+
+
+def load_suite(path: str | os.PathLike[str] | None = None) -> Suite:
+    """Every case under a directory (or in one file): ids unique, none retired; InputError otherwise."""
+    root = Path(os.fspath(path)) if path is not None else default_suite_dir()
+    if root.is_dir():
+        files = sorted(
+            p for p in root.rglob("*") if p.suffix in (".yaml", ".yml", ".json") and p.name != "retired.yaml"
+        )
+        base = root
+    elif root.exists():  # a file; one that is not regular (a FIFO, a device) is refused by the loader, unread
+        files = [root]
+        base = root.parent
+    else:
+        raise InputError([Problem("SUITE_MISSING", "no such file or directory", os.fspath(root))])
+    cases: list[Case] = []
+    problems: list[Problem] = []
+    for f in files:
+        display = _display(f, base)
+        try:
+            cases.extend(load_cases_file(f, display))
+        except InputError as exc:
+            problems.extend(exc.problems)
+    retired = _retired(base) if root.is_dir() else {}
+    seen: dict[str, Case] = {}
+    for c in cases:
+        if c.id in seen:
+            problems.append(
+                Problem(
+                    "CASE_DUPLICATE_ID", f"{c.id} is also the id of a case in {seen[c.id].source}", c.source, c.line
+                )
+            )
+        else:
+            seen[c.id] = c
+        if c.id in retired:
+            problems.append(
+                Problem(
+                    "CASE_RETIRED_ID", f"{c.id} was retired ({retired[c.id]}); ids are never reused", c.source, c.line
+                )
+            )
+    if problems:
+        raise InputError(problems)
+    return Suite(os.fspath(root), tuple(_display(f, base) for f in files), tuple(cases), freeze(retired))
+
+
+def _display(path: Path, base: Path) -> str:
+    try:
+        return path.relative_to(base.parent).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def cases_matching(cases: Iterable[Case], patterns: Iterable[str] | None) -> list[Case]:
+    """The cases whose id matches one of the glob patterns (all cases when there is none)."""
+    import fnmatch
+
+    pats = [p for p in (patterns or []) if p]
+    if not pats:
+        return list(cases)
+    return [c for c in cases if any(fnmatch.fnmatchcase(c.id, p) for p in pats)]

@@ -1,0 +1,330 @@
+"""What certification reports: verdicts, pass rates by section and clause, and the JSONL, JUnit and text forms."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shlex
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from .._version import __version__
+from ..protocol.wire import printable
+from ..rules.model import Ruleset
+from .certify import ERRORED, FAILED, PASSED, SKIPPED, XFAIL, XPASS, CaseResult, Run
+
+SECTION_TITLES = {
+    "01": "Partners, rank and deal",
+    "02": "Win the hand and tied tricks",
+    "03": "Raise, accept or refuse",
+    "04": "The twenty-point ending",
+    "05": "Refusal is a score decision",
+    "06": "Signals and table talk",
+}
+
+
+@dataclass
+class Verdict:
+    ruleset: str
+    counts: dict[str, int]
+    total: int
+    clauses_passed: int
+    clauses_total: int
+    sections: dict[str, tuple[int, int]] = field(default_factory=dict)  # section -> (passed, cases)
+    clauses: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+    @property
+    def status(self) -> str:
+        if self.total and self.counts.get(SKIPPED, 0) == self.total:
+            return "not offered"
+        if any(self.counts.get(k, 0) for k in (FAILED, ERRORED, XPASS)):
+            return "not conformant"
+        if self.counts.get(XFAIL, 0):
+            return "known failures only"
+        return "conformant"
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("conformant", "known failures only")
+
+    def line(self) -> str:
+        passed = self.counts.get(PASSED, 0)
+        head = "CONFORMANT" if self.status == "conformant" else "NOT CONFORMANT"
+        text = f"{head} {self.ruleset}: {passed}/{self.total} cases, {self.clauses_passed}/{self.clauses_total} clauses"
+        extra = [f"{self.counts[k]} {k}" for k in (FAILED, ERRORED, SKIPPED, XFAIL, XPASS) if self.counts.get(k)]
+        if extra:
+            text += f" ({', '.join(extra)})"
+        if self.status == "known failures only":
+            text += "; every failure is a listed known failure"
+        if self.status == "not offered":
+            text += "; the implementation does not offer this ruleset"
+        return text
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset,
+            "status": self.status,
+            "line": self.line(),
+            "counts": self.counts,
+            "total": self.total,
+            "clauses": {"passed": self.clauses_passed, "total": self.clauses_total},
+            "by_section": {s: {"passed": a, "cases": b} for s, (a, b) in sorted(self.sections.items())},
+            "by_clause": {c: {"passed": a, "cases": b} for c, (a, b) in sorted(self.clauses.items())},
+        }
+
+
+def verdicts(run: Run, rules: Mapping[str, Ruleset | None]) -> list[Verdict]:
+    out = []
+    for name in run.options.rulesets:
+        results = run.for_ruleset(name)
+        counts: dict[str, int] = {}
+        for r in results:
+            counts[r.outcome] = counts.get(r.outcome, 0) + 1
+        ruleset = rules.get(name)
+        section_of = {c.id: c.section for c in ruleset.clauses} if ruleset else {}
+        by_clause: dict[str, list[bool]] = {}
+        by_section: dict[str, list[bool]] = {}
+        for r in results:
+            if r.outcome == SKIPPED:
+                continue
+            good = r.outcome == PASSED
+            seen_sections = set()
+            for declared in r.case.clauses:
+                clause = ruleset.current_clause(declared) if ruleset else declared
+                by_clause.setdefault(clause, []).append(good)
+                seen_sections.add(section_of.get(clause, "?"))
+            for s in seen_sections:
+                by_section.setdefault(s, []).append(good)
+        clauses = {c: (sum(v), len(v)) for c, v in by_clause.items()}
+        out.append(
+            Verdict(
+                name,
+                counts,
+                len(results),
+                sum(1 for a, b in clauses.values() if a == b),
+                len(clauses),
+                {s: (sum(v), len(v)) for s, v in by_section.items()},
+                clauses,
+            )
+        )
+    return out
+
+
+def exit_status(vs: list[Verdict]) -> int:
+    return 0 if vs and all(v.ok for v in vs) else 1
+
+
+# ------------------------------------------------------------------ text
+
+
+def render_text(run: Run, vs: list[Verdict]) -> str:
+    lines: list[str] = []
+    impl = run.implementation or {}
+    lines.append(
+        f"implementation: {_field(impl, 'name')} {_field(impl, 'version')} ({_field(impl, 'language')}); "
+        f"offers {printable(', '.join(run.offered), 500) or 'nothing'}"
+    )
+    lines.append(f"suite: {len(run.suite.cases)} cases; {len(run.results)} run in {run.seconds:.2f}s")
+    if run.restarts:
+        lines.append(f"restarts: {run.restarts}")
+    if run.fatal:
+        lines.append(f"stopped early: {run.fatal}")
+    for r in run.results:
+        if r.outcome in (FAILED, ERRORED, XPASS):
+            lines.append(f"{r.label} {printable(r.case.id, 80)} [{r.ruleset}] {printable(r.case.title, 200)}")
+            lines.append(f"    {printable(r.reason or '', 2000)}")
+            lines.append(f"    {r.case.source}:{r.case.line}")
+    for v in vs:
+        lines.append("")
+        lines.append(f"{v.ruleset} by rules-text section:")
+        for s, (a, b) in sorted(v.sections.items()):
+            lines.append(f"  §{s} {SECTION_TITLES.get(s, '')}: {a}/{b} cases")
+        weak = {c: ab for c, ab in v.clauses.items() if ab[0] != ab[1]}
+        lines.append(f"{v.ruleset} by clause: {v.clauses_passed}/{v.clauses_total} clauses pass every case")
+        for c, (a, b) in sorted(weak.items()):
+            lines.append(f"  {c}: {a}/{b} cases")
+    lines.append("")
+    who = certified(run)
+    lines.extend(f"{v.line()}; {who}" for v in vs)
+    return "\n".join(lines) + "\n"
+
+
+def _field(impl: Mapping[str, Any], key: str) -> str:
+    value = impl.get(key)
+    return printable(value, 60) if isinstance(value, str) else "?"
+
+
+def certified(run: Run) -> str:
+    """What was certified, in words: the implementation as it named itself, and the command that started it."""
+    impl = run.implementation or {}
+    name = " ".join(printable(impl.get(k), 60) for k in ("name", "version") if isinstance(impl.get(k), str))
+    return f"certified: {name or 'an unnamed implementation'} ({printable(run.options.label, 200)})"
+
+
+def render_markdown(run: Run, vs: list[Verdict]) -> str:
+    impl = run.implementation or {}
+    out = [f"# Certification of {_md(_field(impl, 'name'))} {_md(_field(impl, 'version'))}", ""]
+    for v in vs:
+        out += [f"**{v.line()}**", ""]
+        out += ["| §section | cases passed |", "|---|---|"]
+        out += [f"| §{s} {SECTION_TITLES.get(s, '')} | {a}/{b} |" for s, (a, b) in sorted(v.sections.items())]
+        out += ["", "| clause | cases passed |", "|---|---|"]
+        out += [f"| `{c}` | {a}/{b} |" for c, (a, b) in sorted(v.clauses.items())]
+        out.append("")
+    bad = [r for r in run.results if r.outcome in (FAILED, ERRORED, XPASS)]
+    if bad:
+        out += ["## Divergences", "", "| case | ruleset | outcome | first difference |", "|---|---|---|---|"]
+        out += [f"| {r.case.id} | {r.ruleset} | {r.outcome} | {_md(r.reason or '')} |" for r in bad]
+        out.append("")
+    return "\n".join(out)
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render_json(run: Run, vs: list[Verdict]) -> dict[str, Any]:
+    return {
+        "harness": {"name": "vitou certify", "version": __version__},
+        "implementation": run.implementation,
+        "offered": run.offered,
+        "seconds": round(run.seconds, 3),
+        "restarts": run.restarts,
+        "fatal": run.fatal,
+        "verdicts": [v.to_json() for v in vs],
+        "cases": [r.to_json() for r in run.results],
+    }
+
+
+# ----------------------------------------------------------------- files
+
+
+class JsonlReport:
+    """A JSON-lines report written as results arrive: nothing obtained is lost if the run stops."""
+
+    def __init__(self, path: str, suite_root: str, rules: Mapping[str, Ruleset | None]) -> None:
+        self.fh: IO[str] = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed by listen("end")
+        self.suite_root = suite_root
+        self.rules = rules
+        self.failed: str | None = None  # why writing stopped (a full disk...); the run itself goes on
+
+    def _write(self, obj: dict[str, Any]) -> None:
+        if self.failed is not None:
+            return
+        try:
+            # ensure_ascii: whatever an implementation sent, each line is plain ASCII JSON.
+            self.fh.write(json.dumps(obj, ensure_ascii=True, separators=(",", ":")) + "\n")
+            self.fh.flush()
+        except OSError as exc:
+            self.failed = exc.strerror or str(exc)
+            with contextlib.suppress(OSError):
+                self.fh.close()
+
+    def listen(self, kind: str, payload: Any) -> None:
+        if kind == "start":
+            run: Run = payload
+            self._write(
+                {
+                    "type": "header",
+                    "harness": {"name": "vitou certify", "version": __version__},
+                    "suite": {"path": self.suite_root, "cases": len(run.suite.cases)},
+                    "spec": {n: (r.content_hash if r else None) for n, r in self.rules.items()},
+                    "implementation": run.implementation,
+                    "offered": run.offered,
+                    "rulesets": run.options.rulesets,
+                    "started": run.started,
+                }
+            )
+        elif kind == "case":
+            result: CaseResult = payload
+            self._write(result.to_json())
+        elif kind == "end":
+            run = payload
+            vs = verdicts(run, self.rules)
+            self._write(
+                {
+                    "type": "footer",
+                    "seconds": round(run.seconds, 3),
+                    "restarts": run.restarts,
+                    "fatal": run.fatal,
+                    "verdicts": [v.to_json() for v in vs],
+                }
+            )
+            self._close()
+
+    def abort(self, message: str) -> None:
+        if not self.fh.closed:
+            self._write({"type": "footer", "fatal": message, "verdicts": []})
+            self._close()
+
+    def _close(self) -> None:
+        try:
+            self.fh.close()
+        except OSError as exc:  # the last buffered bytes could not be written
+            self.failed = self.failed or exc.strerror or str(exc)
+
+
+def write_junit(path: str, run: Run, vs: list[Verdict]) -> None:
+    suites = ET.Element("testsuites", name="vitou certify")
+    for v in vs:
+        results = run.for_ruleset(v.ruleset)
+        ts = ET.SubElement(
+            suites,
+            "testsuite",
+            name=v.ruleset,
+            tests=str(len(results)),
+            failures=str(v.counts.get(FAILED, 0) + v.counts.get(XPASS, 0)),
+            errors=str(v.counts.get(ERRORED, 0)),
+            skipped=str(v.counts.get(SKIPPED, 0) + v.counts.get(XFAIL, 0)),
+            time=f"{sum(r.seconds for r in results):.4f}",
+        )
+        for r in results:
+            tc = ET.SubElement(
+                ts,
+                "testcase",
+                classname=f"{v.ruleset}.{r.case.group}",
+                name=_xml(f"{r.case.id} {r.case.title}"),
+                time=f"{r.seconds:.4f}",
+            )
+            reason = _xml(r.reason or "")
+            if r.outcome in (FAILED, XPASS):
+                el = ET.SubElement(tc, "failure", message=reason[:500])
+                el.text = reason
+            elif r.outcome == ERRORED:
+                el = ET.SubElement(tc, "error", message=reason[:500])
+                el.text = reason
+            elif r.outcome in (SKIPPED, XFAIL):
+                ET.SubElement(tc, "skipped", message=reason)
+    ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def _xml(text: str) -> str:
+    # XML 1.0 cannot hold most control characters at all: they are shown escaped, never written raw.
+    return printable(text, 100_000)
+
+
+def save_failed(directory: str, run: Run, impl_command: str, *, force: bool = False) -> list[str]:
+    """Each failing case as a standalone fixture file, with the command that reruns it.
+
+    The fixture is the suite's own case (expectations in the fixture schema's
+    form), so it always reloads; what the implementation said goes only into
+    the comment, escaped and cut, so it can neither inject YAML nor break it.
+    """
+    from ..rules.yamlout import dump
+    from .outputs import write_new
+
+    os.makedirs(directory, exist_ok=True)
+    written = []
+    for r in run.results:
+        if r.outcome not in (FAILED, ERRORED, XPASS):
+            continue
+        path = os.path.join(directory, f"{r.case.id}.yaml")
+        rerun = f"vitou certify --impl {shlex.quote(impl_command)} --ruleset {r.ruleset} --suite {shlex.quote(path)}"
+        doc = {"format": 1, "title": f"{r.case.id}, saved by vitou certify", "cases": [r.case.to_json()]}
+        head = f"# {r.outcome}: {printable(r.reason or '', 1000)}\n# rerun: {printable(rerun, 2000)}\n"
+        write_new(path, head + dump(doc, width=120, flow=False), force=force)
+        written.append(path)
+    return written

@@ -1,0 +1,206 @@
+"""The one protocol v1 client: certify, fuzz, mutants and the pytest plugin all speak to a peer through it.
+
+Nothing the peer sends is trusted. Every line is parsed by ``_wire.loads``
+(bounded depth and size, no NaN, no giant integers); the handshake is always
+checked field by field (``protocol`` the integer 1, never ``true`` or
+``1.0``; ``rulesets`` a list of strings; ``implementation`` an object);
+every answer must be a JSON object whose ``seq`` is exactly the integer
+sent. A peer that breaks any of this gets a ``Fault`` with a stable kind,
+never an exception of another type, and its process tree is ended.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from . import wire as _wire
+from .connection import DEFAULT_MAX_LINE, Connection, Fault
+
+START = b'{"cmd":"start","protocol":1}\n'
+STOP = b'{"cmd":"stop"}\n'
+PROTOCOL = 1
+
+# Fault kinds after which the stream can no longer be trusted to be in step:
+# the connection is dropped (and, under certify, restarted).
+DESYNC = frozenset(
+    {"timeout", "exited", "too_long", "encoding", "json", "depth", "number", "not_object", "seq", "extra_line"}
+)
+
+
+@dataclass(frozen=True)
+class Hello:
+    """What the peer said of itself in its answer to ``start``."""
+
+    implementation: dict[str, Any]
+    rulesets: tuple[str, ...]
+
+
+def handshake_problem(hello: Any, validate: bool = False) -> str | None:
+    """Why an answer to ``start`` is unusable, or None; strict whatever ``validate`` says."""
+    if not isinstance(hello, dict):
+        return f"not a JSON object but {_kind(hello)}"
+    proto = hello.get("protocol")
+    if not (_wire.is_int(proto) and proto == PROTOCOL):
+        return f"'protocol' is {_shown(proto)}, not the integer {PROTOCOL}"
+    rulesets = hello.get("rulesets")
+    if not isinstance(rulesets, list) or not all(isinstance(r, str) for r in rulesets):
+        return f"'rulesets' is {_shown(rulesets)}, not a list of ruleset names"
+    if not isinstance(hello.get("implementation"), dict):
+        return f"'implementation' is {_shown(hello.get('implementation'))}, not an object"
+    if validate:
+        from ..rules.schema import first_error
+
+        broken = first_error(hello, "protocol/start-response")
+        if broken is not None:
+            return f"breaks the protocol schema: {_wire.printable(broken)}"
+    return None
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, (dict, list)):
+        return _kind(value)
+    return _wire.printable(_wire.dumps(value), 60)
+
+
+def describe_line(raw: bytes, limit: int = 120) -> str:
+    """A line from the peer, shown safely: decoded leniently, control characters escaped, cut short."""
+    return _wire.printable(raw[: limit * 4].decode("utf-8", errors="replace"), limit)
+
+
+class Client:
+    """A running implementation spoken to in protocol v1; ``seq`` numbers are its own, from 1."""
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        timeout: float = 10.0,
+        start_timeout: float = 30.0,
+        max_line: int = DEFAULT_MAX_LINE,
+        validate: bool = False,
+        connection: Connection | None = None,
+    ) -> None:
+        self.argv = list(argv)
+        self.timeout = timeout
+        self.start_timeout = start_timeout
+        self.max_line = max_line
+        self.validate = validate
+        self.conn: Connection | None = connection  # a process already started, if any
+        self.hello: Hello | None = None
+        self.seq = 0
+
+    # ------------------------------------------------------------ lifetime
+
+    def start(self) -> Hello:
+        """Start the process (unless given one) and shake hands; Fault, with the process ended, otherwise."""
+        conn = self.conn
+        if conn is None:
+            conn = self.conn = Connection(self.argv, max_line=self.max_line)
+        try:
+            if conn.proc is None:
+                conn.open()
+            raw = conn.exchange(START, self.start_timeout)
+            try:
+                hello = _wire.loads(raw, strict=True)
+            except _wire.WireError as exc:
+                why = f"the answer to start is not usable JSON ({exc.message}): {describe_line(raw)}"
+                raise Fault("handshake", why) from None
+            problem = handshake_problem(hello, self.validate)
+            if problem is not None:
+                raise Fault("handshake", f"the answer to start is not usable: {problem}")
+        except Fault as exc:
+            self.kill()
+            if exc.kind in ("timeout", "exited", "too_long"):
+                raise Fault(exc.kind, f"the implementation never answered start: {exc.message}") from None
+            raise
+        except BaseException:
+            self.kill()  # Ctrl-C during the handshake: nothing may outlive the run
+            raise
+        self.hello = Hello(dict(hello["implementation"]), tuple(hello["rulesets"]))
+        self.seq = 0
+        return self.hello
+
+    def close(self) -> None:
+        """Ask the peer to stop, then end it and everything it started."""
+        if self.conn is not None:
+            self.conn.close(STOP)
+            self.conn = None
+
+    def kill(self) -> None:
+        if self.conn is not None:
+            self.conn.kill()
+            self.conn = None
+
+    @property
+    def running(self) -> bool:
+        return self.conn is not None and self.conn.proc is not None
+
+    def stderr_tail(self, limit: int = 400) -> str:
+        return _wire.printable(self.conn.stderr_tail(limit), limit) if self.conn is not None else ""
+
+    # ------------------------------------------------------------ requests
+
+    def next_seq(self) -> int:
+        self.seq += 1
+        return self.seq
+
+    def send(self, line: bytes) -> None:
+        """Send request lines without waiting (pipelining); answers are read with ``receive``."""
+        conn = self._conn()
+        conn.write_all(line, self.timeout)
+
+    def receive(self, seq: int) -> dict[str, Any]:
+        """The next answer, which must be a JSON object carrying exactly ``seq``; Fault otherwise."""
+        conn = self._conn()
+        raw = conn.read_line(self.timeout)
+        return self._check(raw, seq)
+
+    def exchange(self, line: bytes, seq: int) -> dict[str, Any]:
+        """Send one request line (already carrying ``seq``) and read its answer."""
+        conn = self._conn()
+        if conn.pending_output():
+            raise Fault("extra_line", "the implementation printed an extra line after the previous answer")
+        conn.write_all(line, self.timeout)
+        return self._check(conn.read_line(self.timeout), seq)
+
+    def _conn(self) -> Connection:
+        if self.conn is None or self.conn.proc is None:
+            raise Fault("exited", "the implementation is not running")
+        return self.conn
+
+    def _check(self, raw: bytes, seq: int) -> dict[str, Any]:
+        try:
+            answer = _wire.loads(raw, strict=True)
+        except _wire.WireError as exc:
+            raise Fault(exc.code, f"invalid JSON in the answer ({exc.message}): {describe_line(raw)}") from None
+        if not isinstance(answer, dict):
+            raise Fault("not_object", f"the answer is {_kind(answer)}, not a JSON object: {describe_line(raw)}")
+        got = answer.get("seq")
+        if not (type(got) is int and got == seq):
+            if type(got) is int and 0 < got < seq:
+                raise Fault(
+                    "extra_line",
+                    f"an extra line: this answer has seq {got}, a request already answered; "
+                    "the implementation printed more than one line for it",
+                )
+            raise Fault("seq", f"wrong seq: sent {seq}, the answer has {_shown(got) if 'seq' in answer else 'none'}")
+        return answer
+
+
+__all__ = ["DESYNC", "START", "STOP", "Client", "Fault", "Hello", "describe_line", "handshake_problem"]

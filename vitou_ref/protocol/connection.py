@@ -1,0 +1,236 @@
+"""A connection to an implementation under test: one process, JSON lines, bounded in time and memory."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import selectors
+import shlex
+import signal
+import subprocess
+import time
+from collections import deque
+from collections.abc import Sequence
+
+from . import supervise as _supervise
+
+DEFAULT_MAX_LINE = 8 * 1024 * 1024
+STDERR_KEEP = 64 * 1024
+CHUNK = 1 << 16
+
+
+class Fault(Exception):
+    """The implementation did not answer as the protocol requires; ``kind`` is a stable word."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+def split_command(command: str) -> list[str]:
+    """``--impl`` split like a shell command line; it is never run through a shell."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise ValueError(f"cannot split the command {command!r}: {exc}") from None
+    if not argv:
+        raise ValueError("the implementation command is empty")
+    return argv
+
+
+class Connection:
+    """One running implementation. ``exchange`` sends a line and returns the one line it answers.
+
+    Every wait has a deadline; the response line has a size limit; stderr is
+    drained as it comes and only its last 64 KiB are kept; so whatever the
+    implementation does (hang, crash, flood either stream), the harness's time
+    and memory stay bounded.
+    """
+
+    def __init__(self, argv: Sequence[str], *, max_line: int = DEFAULT_MAX_LINE, cwd: str | None = None) -> None:
+        self.argv = list(argv)
+        self.max_line = max_line
+        self.cwd = cwd
+        self.proc: subprocess.Popen[bytes] | None = None
+        self._sel: selectors.BaseSelector | None = None
+        self._out = bytearray()
+        self._err: deque[bytes] = deque()
+        self._err_size = 0
+        self._out_open = False
+        self._supervised: _supervise.Supervised | None = None
+
+    # -------------------------------------------------------------- lifetime
+
+    def open(self) -> None:
+        _supervise.become_subreaper()
+        token = _supervise.new_token()
+        env = {**os.environ, _supervise.ENV_TOKEN: token}
+        try:
+            with _supervise.spawning():
+                self.proc = subprocess.Popen(
+                    self.argv,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    cwd=self.cwd,
+                    env=env,
+                    bufsize=0,
+                    start_new_session=True,  # so that a kill reaches its children too
+                )
+                self._supervised = _supervise.register(self.proc.pid, token)
+        except (OSError, ValueError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise Fault("spawn", f"cannot start {self.argv[0]!r}: {why}") from None
+        assert self.proc.stdin and self.proc.stdout and self.proc.stderr
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            os.set_blocking(stream.fileno(), False)
+        self._sel = selectors.DefaultSelector()
+        self._sel.register(self.proc.stdout, selectors.EVENT_READ, "out")
+        self._sel.register(self.proc.stderr, selectors.EVENT_READ, "err")
+        self._out.clear()
+        self._out_open = True
+
+    def close(self, stop_line: bytes | None = None, grace: float = 1.0) -> None:
+        proc = self.proc
+        if proc is None:
+            return
+        if stop_line is not None and proc.poll() is None:
+            with contextlib.suppress(Fault, OSError):
+                self._write(stop_line, time.monotonic() + grace)
+        with contextlib.suppress(OSError):
+            assert proc.stdin
+            proc.stdin.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=grace)
+        self.kill()  # whether or not it exited: its children may live on
+
+    def kill(self) -> None:
+        """End the implementation and every process it started (see _supervise); safe to call twice."""
+        proc = self.proc
+        if proc is None:
+            return
+        if proc.poll() is None:
+            with contextlib.suppress(OSError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                proc.kill()
+        if self._supervised is not None:
+            _supervise.end(self._supervised)
+            self._supervised = None
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=5)
+        self._teardown()
+
+    def _teardown(self) -> None:
+        if self._sel is not None:
+            self._sel.close()
+            self._sel = None
+        if self.proc is not None:
+            for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+                with contextlib.suppress(OSError):
+                    if stream is not None:
+                        stream.close()
+        self.proc = None
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def stderr_tail(self, limit: int = 2000) -> str:
+        data = b"".join(self._err)[-limit:]
+        return data.decode("utf-8", errors="replace")
+
+    # -------------------------------------------------------------- exchange
+
+    def pending_output(self) -> bool:
+        """Whether the implementation printed more than it was asked for."""
+        return bool(self._out)
+
+    def exchange(self, line: bytes, timeout: float) -> bytes:
+        """Send one request line and return the response line (without its newline)."""
+        deadline = time.monotonic() + timeout
+        self._write(line, deadline)
+        return self._read_line(deadline)
+
+    def write_all(self, data: bytes, timeout: float) -> None:
+        """Send several request lines at once (pipelining); answers are read with read_line."""
+        self._write(data, time.monotonic() + timeout)
+
+    def read_line(self, timeout: float) -> bytes:
+        return self._read_line(time.monotonic() + timeout)
+
+    def _write(self, data: bytes, deadline: float) -> None:
+        proc = self.proc
+        if proc is None or proc.stdin is None:
+            raise Fault("exited", "the implementation is not running")
+        view = memoryview(data)
+        while view:
+            try:
+                n = os.write(proc.stdin.fileno(), view)
+                view = view[n:]
+                continue
+            except BlockingIOError:
+                pass
+            except (BrokenPipeError, OSError):
+                raise Fault("exited", self._exit_text("stopped reading its input")) from None
+            # The pipe is full: keep draining its output while waiting to write.
+            if not self._pump(deadline, want_write=True):
+                raise Fault("timeout", "the implementation stopped reading its input")
+
+    def _read_line(self, deadline: float) -> bytes:
+        while True:
+            nl = self._out.find(b"\n")
+            if nl >= 0:
+                line = bytes(self._out[:nl])
+                del self._out[: nl + 1]
+                return line
+            if len(self._out) > self.max_line:
+                raise Fault("too_long", f"a response line is over {self.max_line} bytes")
+            if not self._out_open:
+                raise Fault("exited", self._exit_text("exited before answering"))
+            if not self._pump(deadline):
+                raise Fault("timeout", "no answer within the time limit")
+
+    def _pump(self, deadline: float, want_write: bool = False) -> bool:
+        """Read what is available; False once the deadline has passed."""
+        sel = self._sel
+        if sel is None:
+            raise Fault("exited", "the implementation is not running")
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return False
+        if want_write and self.proc is not None and self.proc.stdin is not None:
+            remaining = min(remaining, 0.05)
+        for key, _ in sel.select(remaining):
+            fd = key.fileobj.fileno()  # type: ignore[union-attr]
+            try:
+                chunk = os.read(fd, CHUNK)
+            except BlockingIOError:
+                continue
+            except OSError:
+                chunk = b""
+            if key.data == "out":
+                if not chunk:
+                    sel.unregister(key.fileobj)
+                    self._out_open = False
+                elif len(self._out) <= self.max_line:
+                    self._out += chunk
+                # Past the limit the rest of the line is dropped: memory stays bounded.
+            elif not chunk:
+                sel.unregister(key.fileobj)
+            else:
+                self._err.append(chunk)
+                self._err_size += len(chunk)
+                while self._err_size > STDERR_KEEP and len(self._err) > 1:
+                    self._err_size -= len(self._err.popleft())
+        return True
+
+    def _exit_text(self, what: str) -> str:
+        code = None
+        if self.proc is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                code = self.proc.wait(timeout=0.5)
+        tail = self.stderr_tail(400).strip()
+        status = f" (exit status {code})" if code is not None else ""
+        return f"the implementation {what}{status}" + (f"; stderr: {tail}" if tail else "")

@@ -1,0 +1,1 @@
+"""The rules as data: the model, YAML loading and schemas, profiles, the registry of rulesets, diffs."""

@@ -1,0 +1,182 @@
+"""What differs between two rulesets, clause by clause: wording and data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .model import Ruleset, thaw
+
+FIELDS = ("section", "title", "text", "quote", "clarifications", "rule")
+
+
+@dataclass
+class ClauseChange:
+    kind: str  # added | removed | changed | replaced
+    a: str | None  # clause id in A
+    b: str | None  # clause id in B
+    fields: dict[str, tuple[Any, Any]] = field(default_factory=dict)  # wording and binding
+    data: dict[str, tuple[Any, Any]] = field(default_factory=dict)  # data paths
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "a": self.a,
+            "b": self.b,
+            "fields": {k: {"a": x, "b": y} for k, (x, y) in self.fields.items()},
+            "data": {k: {"a": x, "b": y} for k, (x, y) in self.data.items()},
+        }
+
+
+@dataclass
+class RulesetDiff:
+    a: Ruleset
+    b: Ruleset
+    clauses: list[ClauseChange]
+    clarifications: list[dict[str, Any]]
+    errors: list[dict[str, Any]]
+
+    @property
+    def same(self) -> bool:
+        return not (self.clauses or self.clarifications or self.errors)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "a": {"name": self.a.name, "hash": self.a.content_hash},
+            "b": {"name": self.b.name, "hash": self.b.content_hash},
+            "clauses": [c.to_json() for c in self.clauses],
+            "clarifications": self.clarifications,
+            "errors": self.errors,
+        }
+
+
+def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        for k, v in value.items():
+            out.update(_flatten(v, f"{prefix}.{k}" if prefix else k))
+        return out
+    if isinstance(value, list) and value and all(isinstance(v, dict) and "id" in v for v in value):
+        out = {}
+        for v in value:
+            # The element's key already names its id.
+            out.update(_flatten({k: x for k, x in v.items() if k != "id"} or {"present": True}, f"{prefix}[{v['id']}]"))
+        return out
+    return {prefix or ".": value}
+
+
+def _compare(
+    ca: dict[str, Any] | None, cb: dict[str, Any] | None
+) -> tuple[dict[str, tuple[Any, Any]], dict[str, tuple[Any, Any]]]:
+    ca = ca or {}
+    cb = cb or {}
+    fields = {f: (ca.get(f), cb.get(f)) for f in FIELDS if ca.get(f) != cb.get(f)}
+    fa, fb = _flatten(ca.get("data") or {}), _flatten(cb.get("data") or {})
+    data = {k: (fa.get(k), fb.get(k)) for k in sorted(set(fa) | set(fb)) if fa.get(k) != fb.get(k)}
+    return fields, data
+
+
+def diff_rulesets(a: Ruleset, b: Ruleset) -> RulesetDiff:
+    ja, jb = a.to_json(), b.to_json()
+    by_a = {c["id"]: c for c in ja["clauses"]}
+    by_b = {c["id"]: c for c in jb["clauses"]}
+    changes: list[ClauseChange] = []
+    for cid, clause in by_a.items():
+        if cid in by_b:
+            fields, data = _compare(clause, by_b[cid])
+            if fields or data:
+                changes.append(ClauseChange("changed", cid, cid, fields, data))
+    only_a = [c for c in by_a if c not in by_b]
+    only_b = [c for c in by_b if c not in by_a]
+    # A profile's own "replace" operations pair what left with what came in.
+    for x, y in _replacements(a, b):
+        if x in only_a and y in only_b:
+            changes.append(ClauseChange("replaced", x, y, *_compare(by_a[x], by_b[y])))
+            only_a.remove(x)
+            only_b.remove(y)
+    # Otherwise a clause that left and one that came in setting the same rule are one replacement.
+    for cid in list(only_a):
+        rule = by_a[cid].get("rule")
+        partner = next((x for x in only_b if rule is not None and by_b[x].get("rule") == rule), None)
+        if partner is None:
+            continue
+        fields, data = _compare(by_a[cid], by_b[partner])
+        changes.append(ClauseChange("replaced", cid, partner, fields, data))
+        only_a.remove(cid)
+        only_b.remove(partner)
+    changes += [ClauseChange("removed", cid, None, *_compare(by_a[cid], None)) for cid in only_a]
+    changes += [ClauseChange("added", None, cid, *_compare(None, by_b[cid])) for cid in only_b]
+
+    kl_a = {k["number"]: k for k in ja["clarifications"]}
+    kl_b = {k["number"]: k for k in jb["clarifications"]}
+    clars = []
+    for n in sorted(set(kl_a) | set(kl_b)):
+        ka, kb = kl_a.get(n), kl_b.get(n)
+        if ka is None or kb is None:
+            clars.append(
+                {"number": n, "kind": "added" if ka is None else "removed", "title": (kb or ka or {}).get("title")}
+            )
+        elif {k: v for k, v in ka.items() if k != "origin"} != {k: v for k, v in kb.items() if k != "origin"}:
+            changed = sorted(k for k in set(ka) | set(kb) if k != "origin" and ka.get(k) != kb.get(k))
+            clars.append({"number": n, "kind": "changed", "title": kb.get("title"), "fields": changed})
+    er_a = {e["code"]: e["clause"] for e in ja["errors"]}
+    er_b = {e["code"]: e["clause"] for e in jb["errors"]}
+    errors = []
+    for code in list(er_a) + [c for c in er_b if c not in er_a]:
+        if er_a.get(code) != er_b.get(code):
+            errors.append({"code": code, "a": er_a.get(code), "b": er_b.get(code)})
+    if [e["code"] for e in ja["errors"]] != [e["code"] for e in jb["errors"]]:
+        errors.append(
+            {
+                "code": "(order of precedence)",
+                "a": [e["code"] for e in ja["errors"]],
+                "b": [e["code"] for e in jb["errors"]],
+            }
+        )
+    return RulesetDiff(a, b, changes, clars, errors)
+
+
+def _replacements(a: Ruleset, b: Ruleset) -> list[tuple[str, str]]:
+    pairs: list[tuple[str, str]] = []
+    for old, new, flip in ((a, b, False), (b, a, True)):
+        if new.extends == old.name and new.profile:
+            for op in thaw(new.profile).get("operations", []):
+                if "replace" in op:
+                    pair = (op["replace"], op["with"]["id"])
+                    pairs.append((pair[1], pair[0]) if flip else pair)
+    return pairs
+
+
+def render_diff(d: RulesetDiff) -> str:
+    lines = [f"--- {d.a.name} {d.a.content_hash}", f"+++ {d.b.name} {d.b.content_hash}"]
+    if d.same:
+        lines.append("no difference in clauses, clarifications or error codes")
+    for c in d.clauses:
+        head = {
+            "changed": f"~ {c.a}",
+            "replaced": f"~ {c.a} -> {c.b}",
+            "removed": f"- {c.a}",
+            "added": f"+ {c.b}",
+        }[c.kind]
+        lines.append(head)
+        for f, (x, y) in c.fields.items():
+            if c.kind in ("added", "removed") and f not in ("title", "rule"):
+                continue
+            lines.append(f"    {f}: {_short(x)} -> {_short(y)}")
+        for path, (x, y) in c.data.items():
+            lines.append(f"    data {path}: {_short(x)} -> {_short(y)}")
+    for k in d.clarifications:
+        mark = {"added": "+", "removed": "-", "changed": "~"}[k["kind"]]
+        extra = f" ({', '.join(k['fields'])})" if k.get("fields") else ""
+        lines.append(f"{mark} clarification {k['number']}: {k['title']}{extra}")
+    for e in d.errors:
+        if e["code"] == "(order of precedence)":
+            lines.append("~ error precedence order differs")
+        else:
+            lines.append(f"~ error {e['code']}: clause {e['a']} -> {e['b']}")
+    return "\n".join(lines) + "\n"
+
+
+def _short(value: Any) -> str:
+    text = repr(thaw(value)) if not isinstance(value, str) else value
+    return text if len(text) <= 100 else text[:97] + "..."

@@ -1,0 +1,192 @@
+"""Finding and loading rulesets: by name (``vitou/1.0.0``), by id (latest version), or from a file."""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .data import data_dir
+from .errors import InputError, UnknownRuleset
+from .load import build_ruleset
+from .model import Ruleset
+from .problems import Problem
+from .schema import validate
+from .yamlsafe import Document, load_path, load_text
+
+MAX_RULES_BYTES = 1024 * 1024
+
+
+def _locator(doc: Document) -> Any:
+    def locate(code: str, message: str, path: tuple[object, ...]) -> Problem:
+        return doc.problem(code, message, path)
+
+    return locate
+
+
+def ruleset_from_document(doc: Document, *, strict: bool = True) -> Ruleset:
+    """A checked Ruleset from a loaded rules or profile document; InputError with located problems otherwise."""
+    if isinstance(doc.data, dict) and "profile" in doc.data and "ruleset" not in doc.data:
+        from .profile import resolve_profile  # a profile resolves against its base
+
+        return resolve_profile(doc, load_named, strict=strict)
+    problems = validate(doc, "rules")
+    if problems:
+        raise InputError(problems)
+    return build_ruleset(doc.data, _locator(doc), strict=strict)
+
+
+def load_rules_file(path: str | os.PathLike[str], *, display: str | None = None, strict: bool = True) -> Ruleset:
+    return ruleset_from_document(load_path(os.fspath(path), max_bytes=MAX_RULES_BYTES, display=display), strict=strict)
+
+
+def load_rules_text(text: str | bytes, source: str = "<rules>", *, strict: bool = True) -> Ruleset:
+    return ruleset_from_document(load_text(text, source, max_bytes=MAX_RULES_BYTES), strict=strict)
+
+
+def _display(path: Path) -> str:
+    spec = data_dir("spec")
+    try:
+        return "spec/" + path.relative_to(spec).as_posix()
+    except ValueError:
+        return path.name
+
+
+@functools.cache
+def _index() -> dict[str, tuple[Path, Document]]:
+    """The shipped rulesets by name, read from each file's header; base rules first."""
+    spec = data_dir("spec")
+    found: dict[str, tuple[Path, Document]] = {}
+    for path in sorted(spec.glob("*.yaml")) + sorted((spec / "profiles").glob("*.yaml")):
+        doc = load_path(os.fspath(path), max_bytes=MAX_RULES_BYTES, display=_display(path))
+        head = doc.data.get("ruleset") or doc.data.get("profile") if isinstance(doc.data, dict) else None
+        if (
+            not isinstance(head, dict)
+            or not isinstance(head.get("id"), str)
+            or not isinstance(head.get("version"), str)
+        ):
+            raise InputError(
+                [
+                    doc.problem(
+                        "RULESET_HEADER", "a rules file starts with 'ruleset' (or 'profile') naming id and version"
+                    )
+                ]
+            )
+        found[f"{head['id']}/{head['version']}"] = (path, doc)
+    return found
+
+
+_LOADED: dict[str, Ruleset] = {}
+# One lock for every load: threads (vitou mutants --fuzz) share the cache, and
+# a thread must never take another thread's load in progress for a cycle. It
+# is reentrant because a profile loads its base while its own load holds it.
+_LOCK = threading.RLock()
+_LOADING: list[str] = []  # the names this thread is loading, outermost first; only touched under _LOCK
+
+
+def _load_shipped(name: str) -> Ruleset:
+    rules = _LOADED.get(name)
+    if rules is not None:
+        return rules
+    with _LOCK:
+        rules = _LOADED.get(name)
+        if rules is not None:  # another thread loaded it while this one waited
+            return rules
+        if name in _LOADING:
+            chain = " -> ".join([*_LOADING[_LOADING.index(name) :], name])
+            # Located at the 'extends' that closes the cycle.
+            closing = _index()[_LOADING[-1]][1]
+            raise InputError(
+                [
+                    closing.problem(
+                        "PROFILE_CYCLE",
+                        f"{chain}: a profile cannot extend itself, directly or through others",
+                        ("profile", "extends"),
+                    )
+                ]
+            )
+        _LOADING.append(name)
+        try:
+            rules = ruleset_from_document(_index()[name][1])
+        finally:
+            _LOADING.pop()
+        _LOADED[name] = rules
+    return rules
+
+
+def shipped() -> dict[str, Path]:
+    """Every ruleset shipped with the package, by name, base rules first."""
+    return {name: path for name, (path, _) in _index().items()}
+
+
+def shipped_names() -> list[str]:
+    return list(shipped())
+
+
+def _version_key(name: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in name.split("/", 1)[1].split("."))
+
+
+def resolve_name(ref: str) -> str:
+    """The full name of a shipped ruleset from ``id/version`` or a bare ``id`` (its latest version)."""
+    names = shipped()
+    if ref in names:
+        return ref
+    matching = [n for n in names if n.split("/", 1)[0] == ref]
+    if matching:
+        return max(matching, key=_version_key)
+    raise UnknownRuleset(ref, names)
+
+
+# ``id/version``: a ruleset's full name. A version is digits and dots, so
+# that ``vitou/1.0`` is still read as a (wrong) name, not as a file.
+_FULL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*/[0-9]+(\.[0-9]+)*")
+_RULES_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def is_name(text: str) -> bool:
+    """Whether ``text`` names a shipped ruleset (``id/version`` or a bare ``id``) rather than a file."""
+    if _FULL_NAME.fullmatch(text):
+        return True
+    separators = {"/", os.sep, os.altsep or "/"}
+    return not any(sep in text for sep in separators) and not text.endswith(_RULES_SUFFIXES)
+
+
+def load_named(name: str, problem: Callable[[str], Problem]) -> Ruleset:
+    """The shipped ruleset a document names by its full id; InputError with ``problem(message)`` otherwise.
+
+    A name in a document (a record's ruleset, a profile's base) is only ever
+    looked up among the shipped rulesets, never as a path: the same record
+    must get the same ruling wherever it is audited.
+    """
+    try:
+        rules = _load_shipped(resolve_name(name)) if is_name(name) else None
+    except UnknownRuleset as exc:
+        raise InputError([problem(str(exc))]) from None
+    if rules is None:
+        raise InputError([problem(f"{name!r} is not a ruleset name (id/version); a file cannot be named here")])
+    if rules.name != name:  # a document pins one version: a bare id would drift
+        raise InputError([problem(f"{name} resolves to {rules.name}; give the ruleset's full id")])
+    return rules
+
+
+def load_ruleset(ref: str | os.PathLike[str]) -> Ruleset:
+    """A shipped ruleset by name or id, or a rules or profile file given explicitly.
+
+    A string of the form ``id/version`` (``vitou/1.0.0``) or a bare ``id``
+    (``vitou-2p``: its latest version) always names a shipped ruleset, never
+    a file, whatever files the working directory holds; an unknown one
+    raises UnknownRuleset, which lists the shipped names. Anything else is a
+    file: a string ending in ``.yaml``, ``.yml`` or ``.json``, or one with a
+    path separator that is not of the ``id/version`` form (``./club/1.0.0``
+    for a file that happens to be named like a ruleset), or a path object.
+    """
+    if not isinstance(ref, str):
+        return load_rules_file(ref)
+    if is_name(ref):
+        return _load_shipped(resolve_name(ref))
+    return load_rules_file(ref)

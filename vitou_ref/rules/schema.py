@@ -1,0 +1,181 @@
+"""JSON Schema validation of loaded documents, with located problems."""
+
+from __future__ import annotations
+
+import functools
+import json
+import reprlib
+from collections.abc import Iterator
+from typing import Any
+
+import jsonschema
+import referencing
+import referencing.jsonschema
+
+from .data import data_dir
+from .problems import Problem
+from .yamlsafe import Document
+
+MAX_PROBLEMS = 50
+
+
+@functools.cache
+def _registry() -> referencing.Registry[Any]:
+    resources = []
+    for path in sorted(data_dir("schema").rglob("*.schema.json")):
+        contents = json.loads(path.read_text(encoding="utf-8"))
+        resources.append((contents["$id"], referencing.jsonschema.DRAFT202012.create_resource(contents)))
+    return referencing.Registry().with_resources(resources)
+
+
+def schema_id(name: str) -> str:
+    """The $id of a shipped schema, by file stem (``rules`` -> rules.schema.json)."""
+    return f"https://vitou.invalid/schema/{name}.schema.json"
+
+
+@functools.cache
+def validator(name: str) -> jsonschema.protocols.Validator:
+    registry = _registry()
+    schema = registry.contents(schema_id(name))
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema, registry=registry)
+
+
+def _leaves(error: jsonschema.ValidationError) -> Iterator[jsonschema.ValidationError]:
+    # For oneOf/anyOf, the useful message is the deepest matching branch's.
+    if error.context:
+        best = jsonschema.exceptions.best_match(error.context)
+        if best is not None:
+            yield from _leaves(best)
+            return
+    yield error
+
+
+def _message(err: jsonschema.ValidationError) -> str:
+    # jsonschema prints the whole offending instance, which for a clause is
+    # a page of text; say what is wrong in a line instead.
+    short = reprlib.Repr()
+    short.maxstring = 40
+    short.maxother = 40
+    short.maxdict = 4
+    short.maxlist = 4
+    inst = short.repr(err.instance)
+    if err.validator == "not" and err.validator_value == {"required": ["data"]}:
+        return "'data' is given, but the clause sets no 'rule' to bind it to"
+    if err.validator == "required":
+        return err.message
+    if err.validator == "additionalProperties":
+        return err.message
+    if err.validator == "type":
+        return f"{inst} is not of type {err.validator_value!r}"
+    if err.validator in ("enum", "const"):
+        value: Any = err.validator_value
+        allowed = list(value) if err.validator == "enum" else [value]
+        return f"{inst} is not one of {', '.join(map(repr, allowed))}"
+    if err.validator == "pattern":
+        return f"{inst} does not match the pattern {err.validator_value!r}"
+    msg = err.message
+    return msg if len(msg) <= 200 else msg[:197] + "..."
+
+
+def _where(err: jsonschema.ValidationError) -> tuple[object, ...]:
+    path = tuple(err.absolute_path)
+    # An unexpected key is best shown on its own line, not on its object's.
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        schema = err.schema if isinstance(err.schema, dict) else {}
+        allowed = set(schema.get("properties", {}))
+        extra = [k for k in err.instance if k not in allowed]
+        if extra:
+            return (*path, extra[0])
+    return path
+
+
+def validate(doc: Document, name: str, code: str = "SCHEMA") -> list[Problem]:
+    """Problems of ``doc`` against the schema ``name``; empty when valid."""
+    problems: list[Problem] = []
+    seen: set[tuple[str, str]] = set()
+    errors = sorted(validator(name).iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
+    for top in errors:
+        for err in _leaves(top):
+            p = doc.problem(code, _message(err), _where(err))
+            if (p.path, p.message) in seen:
+                continue
+            seen.add((p.path, p.message))
+            problems.append(p)
+            if len(problems) >= MAX_PROBLEMS:
+                return problems
+    return problems
+
+
+@functools.cache
+def shallow_fixture_validator() -> jsonschema.protocols.Validator:
+    """The fixture schema with expected events and actions checked only as objects.
+
+    The loader checks each distinct event and action once against the
+    protocol's schemas instead (validate_items): the same verdict as the full
+    schema, without validating the same action hundreds of times.
+    """
+    import copy
+
+    registry = _registry()
+    schema = copy.deepcopy(registry.contents(schema_id("fixture")))
+    schema["$id"] = schema_id("fixture-shallow")
+    props = schema["$defs"]["step"]["then"]["properties"]
+    props["events"] = {"type": "array", "items": {"type": "object"}}
+    props["legal"] = {"type": "array", "items": {"type": "object"}}
+    schema["$defs"]["expect"]["oneOf"][0]["properties"]["legal"] = {"type": "array", "items": {"type": "object"}}
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema, registry=registry)
+
+
+@functools.cache
+def item_validator(kind: str) -> jsonschema.protocols.Validator:
+    """A validator for one protocol item: ``event`` or ``action``."""
+    registry = _registry()
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$ref": schema_id("protocol/types") + f"#/$defs/{kind}",
+    }
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema, registry=registry)
+
+
+def validate_with(doc: Document, validator_: jsonschema.protocols.Validator, code: str = "SCHEMA") -> list[Problem]:
+    problems: list[Problem] = []
+    errors = sorted(validator_.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
+    for top in errors:
+        for err in _leaves(top):
+            problems.append(doc.problem(code, _message(err), _where(err)))
+            if len(problems) >= MAX_PROBLEMS:
+                return problems
+    return problems
+
+
+def validate_items(doc: Document, items: list[tuple[str, tuple[object, ...], Any]]) -> list[Problem]:
+    """Check (kind, path, value) items against the protocol's item schemas, each distinct value once."""
+    seen: dict[str, str | None] = {}
+    problems: list[Problem] = []
+    for kind, path, value in items:
+        key = kind + json.dumps(value, sort_keys=True, separators=(",", ":"))
+        if key not in seen:
+            err = jsonschema.exceptions.best_match(item_validator(kind).iter_errors(value))
+            seen[key] = None if err is None else _message(err)
+        message = seen[key]
+        if message is not None:
+            problems.append(doc.problem("SCHEMA", f"not a protocol {kind}: {message}", path))
+            if len(problems) >= MAX_PROBLEMS:
+                break
+    return problems
+
+
+def is_valid(data: Any, name: str) -> bool:
+    return bool(validator(name).is_valid(data))
+
+
+def first_error(data: Any, name: str) -> str | None:
+    """A one-line account of why ``data`` is invalid, or None."""
+    err = jsonschema.exceptions.best_match(validator(name).iter_errors(data))
+    if err is None:
+        return None
+    where = "/".join(str(p) for p in err.absolute_path)
+    return f"{where or '(top)'}: {err.message}"
