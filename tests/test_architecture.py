@@ -11,7 +11,6 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-
 from helpers import ROOT
 
 PACKAGE = ROOT / "vitou_ref"

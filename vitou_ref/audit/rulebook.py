@@ -11,7 +11,7 @@ from ..engine.events import Event
 from ..engine.tables import tables_for
 from ..kit.fixtures import Case, load_suite
 from ..protocol.server import run_case
-from ..rules.model import Ruleset, thaw
+from ..rules.model import Clause, Ruleset, thaw
 from .audit import Words
 from .i18n import clarification_words, clause_words, decision_words, error_words, ruleset_words
 
@@ -257,52 +257,10 @@ def page(book: Book) -> str:
         errors_of[err.clause].append(err.code)
     for sec, clauses in sections:
         parts.append(f'<section id="{anchor("section", sec)}"><h2>§{e(sec)} {e(_section_title(w, sec))}</h2>')
-        for c in clauses:
-            title, text = clause_words(c, lang)
-            parts.append(f'<article id="{anchor("clause", c.id)}"><h3>{e(c.id)}: {e(title)}</h3><p>{e(text)}</p>')
-            meta = [e(say("rulebook", "source", section=c.section))]
-            if c.quote and lang == "en":
-                meta.append(f"{e(say('rulebook', 'quote'))}: \u201c{e(c.quote)}\u201d")
-            if c.clarifications:
-                meta.append(
-                    e(say("rulebook", "clarifications"))
-                    + ": "
-                    + ", ".join(f'<a href="#{anchor("clarification", n)}">{n}</a>' for n in c.clarifications)
-                )
-            if errors_of.get(c.id):
-                meta.append(
-                    e(say("rulebook", "errors")) + ": " + ", ".join(f"<code>{e(x)}</code>" for x in errors_of[c.id])
-                )
-            if c.origin != rules.name:
-                meta.append(e(c.origin))
-            parts.append(f'<p class="meta">{"; ".join(meta)}</p>')
-            shown = book.by_clause.get(c.id, [])
-            if shown:
-                links = ", ".join(
-                    f'<a href="#{anchor("example", i)}">{e(say("rulebook", "example", id=i))}</a>' for i in shown
-                )
-                parts.append(f'<p class="meta">{e(say("rulebook", "examples"))}: {links}</p>')
-            parts.append("</article>")
+        parts += [_clause_html(book, c, errors_of.get(c.id, [])) for c in clauses]
         parts.append("</section>")
-    parts.append(f'<section id="clarifications"><h2>{e(say("rulebook", "clarifications"))}</h2>')
-    for k in rules.clarifications:
-        title, ruling, reason = clarification_words(k, lang)
-        links = ", ".join(f'<a href="#{anchor("clause", x)}">{e(x)}</a>' for x in k.clauses)
-        parts.append(
-            f'<div class="clar" id="{anchor("clarification", k.number)}"><h3>{e(say("rulebook", "clarification", n=k.number))}: {e(title)}</h3>'
-            f'<p>{e(ruling)}</p><p><em>{e(say("rulebook", "reason"))}:</em> {e(reason)}</p><p class="meta">{links}</p></div>'
-        )
-    parts.append("</section>")
-    parts.append(f'<section id="errors"><h2>{e(say("rulebook", "errors"))}</h2><table>')
-    parts.append(
-        f"<tr><th>{e(say('rulebook', 'error_code'))}</th><th></th><th>{e(say('rulebook', 'enforces'))}</th></tr>"
-    )
-    for err in rules.errors:
-        parts.append(
-            f"<tr><td><code>{e(err.code)}</code></td><td>{e(error_words(rules, err.code, lang))}</td>"
-            f'<td><a href="#{anchor("clause", err.clause)}">{e(err.clause)}</a></td></tr>'
-        )
-    parts.append("</table></section>")
+    parts += _clarifications_html(book)
+    parts += _errors_html(book)
     decisions = thaw(rules.profile).get("decisions", []) if rules.profile else []
     if decisions:
         parts.append(f"<section><h2>{e(say('rulebook', 'decisions'))}</h2>")
@@ -317,6 +275,65 @@ def page(book: Book) -> str:
         parts.append(_example_html(book, ex))
     parts.append("</section></body></html>")
     return "\n".join(parts) + "\n"
+
+
+def _clause_html(book: Book, c: Clause, codes: list[str]) -> str:
+    """One clause's article: its text, then a line of where it comes from and what refers to it."""
+    rules, say, lang = book.rules, book.words.say, book.lang
+    e = html.escape
+    title, text = clause_words(c, lang)
+    parts = [f'<article id="{anchor("clause", c.id)}"><h3>{e(c.id)}: {e(title)}</h3><p>{e(text)}</p>']
+    meta = [e(say("rulebook", "source", section=c.section))]
+    if c.quote and lang == "en":
+        meta.append(f"{e(say('rulebook', 'quote'))}: \u201c{e(c.quote)}\u201d")
+    if c.clarifications:
+        meta.append(
+            e(say("rulebook", "clarifications"))
+            + ": "
+            + ", ".join(f'<a href="#{anchor("clarification", n)}">{n}</a>' for n in c.clarifications)
+        )
+    if codes:
+        meta.append(e(say("rulebook", "errors")) + ": " + ", ".join(f"<code>{e(x)}</code>" for x in codes))
+    if c.origin != rules.name:
+        meta.append(e(c.origin))
+    parts.append(f'<p class="meta">{"; ".join(meta)}</p>')
+    shown = book.by_clause.get(c.id, [])
+    if shown:
+        links = ", ".join(f'<a href="#{anchor("example", i)}">{e(say("rulebook", "example", id=i))}</a>' for i in shown)
+        parts.append(f'<p class="meta">{e(say("rulebook", "examples"))}: {links}</p>')
+    parts.append("</article>")
+    return "\n".join(parts)
+
+
+def _clarifications_html(book: Book) -> list[str]:
+    rules, say, lang = book.rules, book.words.say, book.lang
+    e = html.escape
+    parts = [f'<section id="clarifications"><h2>{e(say("rulebook", "clarifications"))}</h2>']
+    for k in rules.clarifications:
+        title, ruling, reason = clarification_words(k, lang)
+        links = ", ".join(f'<a href="#{anchor("clause", x)}">{e(x)}</a>' for x in k.clauses)
+        parts.append(
+            f'<div class="clar" id="{anchor("clarification", k.number)}"><h3>{e(say("rulebook", "clarification", n=k.number))}: {e(title)}</h3>'
+            f'<p>{e(ruling)}</p><p><em>{e(say("rulebook", "reason"))}:</em> {e(reason)}</p><p class="meta">{links}</p></div>'
+        )
+    parts.append("</section>")
+    return parts
+
+
+def _errors_html(book: Book) -> list[str]:
+    rules, say, lang = book.rules, book.words.say, book.lang
+    e = html.escape
+    parts = [
+        f'<section id="errors"><h2>{e(say("rulebook", "errors"))}</h2><table>',
+        f"<tr><th>{e(say('rulebook', 'error_code'))}</th><th></th><th>{e(say('rulebook', 'enforces'))}</th></tr>",
+    ]
+    for err in rules.errors:
+        parts.append(
+            f"<tr><td><code>{e(err.code)}</code></td><td>{e(error_words(rules, err.code, lang))}</td>"
+            f'<td><a href="#{anchor("clause", err.clause)}">{e(err.clause)}</a></td></tr>'
+        )
+    parts.append("</table></section>")
+    return parts
 
 
 def _example_html(book: Book, ex: Example) -> str:

@@ -12,6 +12,30 @@ from ..protocol.server import Server
 from ..rules.errors import VitouError
 from ..rules.registry import load_rules_file, load_ruleset, shipped_names
 
+RULES_HELP = "also serve this rules or profile file, under its own id"
+
+
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    adapter = sub.add_parser(
+        "adapter",
+        help="serve the reference over protocol v1 on stdin/stdout",
+        description="Serve the reference implementation over protocol v1: one JSON request a line on stdin, "
+        "one answer a line on stdout, until a stop request or the end of the input. It serves every shipped "
+        "ruleset; vitou certify starts the same server when given no --impl.",
+    )
+    adapter.add_argument("--rules", metavar="FILE", help=f"{RULES_HELP} (default: the shipped rulesets only)")
+    adapter.add_argument(
+        "--mutant",
+        metavar="NAME",
+        help="serve a deliberately wrong vitou/1.0.0, one that vitou mutants lists (default: none, the reference as it is)",
+    )
+    adapter.set_defaults(run=cmd_adapter)
+
+
+def cmd_adapter(args: argparse.Namespace) -> int:
+    # An empty --rules has always meant no extra file here.
+    return serve(args.rules or None, args.mutant)
+
 
 def build_server(rules_file: str | None = None, mutant: str | None = None) -> Server:
     rulesets = {name: load_ruleset(name) for name in shipped_names()}
@@ -28,17 +52,22 @@ def build_server(rules_file: str | None = None, mutant: str | None = None) -> Se
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vitou_ref.adapter", description=__doc__)
-    parser.add_argument("--rules", metavar="FILE", help="also serve this rules or profile file, under its own id")
+    parser.add_argument("--rules", metavar="FILE", help=RULES_HELP)
     parser.add_argument("--mutant", metavar="NAME", help="serve a deliberately wrong vitou/1.0.0 (see vitou mutants)")
     args = parser.parse_args(argv)
-    if args.mutant is not None:
+    return serve(args.rules, args.mutant)
+
+
+def serve(rules_file: str | None, mutant: str | None) -> int:
+    """Answer requests on stdin until it ends; 2 if the server cannot be built."""
+    if mutant is not None:
         from ..hunt.mutants import BY_NAME
 
-        if args.mutant not in BY_NAME:
-            print(f"vitou adapter: no mutant {args.mutant!r} (mutants: {', '.join(BY_NAME)})", file=sys.stderr)
+        if mutant not in BY_NAME:
+            print(f"vitou adapter: no mutant {mutant!r} (mutants: {', '.join(BY_NAME)})", file=sys.stderr)
             return 2
     try:
-        server = build_server(args.rules, args.mutant)
+        server = build_server(rules_file, mutant)
     except VitouError as exc:
         print(f"vitou adapter: {exc}", file=sys.stderr)
         return 2
@@ -61,4 +90,4 @@ def _drop_stdout() -> None:
         os.close(devnull)
 
 
-__all__ = ["build_server", "main"]
+__all__ = ["build_server", "main", "serve"]

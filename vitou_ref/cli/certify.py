@@ -1,4 +1,4 @@
-"""``vitou certify``: turning the command line into a certification run and its reports."""
+"""``vitou certify``: the command line turned into a certification run and its reports."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import json
 import os
 import shlex
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 from ..kit.certify import REFERENCE_COMMAND, SMOKE_IDS, Certifier, HarnessError, Options, Run
@@ -14,6 +15,7 @@ from ..kit.fixtures import Case, Suite, cases_matching, load_suite
 from ..kit.outputs import dir_problem, file_problem
 from ..kit.reports import (
     JsonlReport,
+    Verdict,
     exit_status,
     render_json,
     render_markdown,
@@ -28,6 +30,110 @@ from ..rules.model import Ruleset
 from ..rules.problems import Problem
 from ..rules.registry import load_ruleset, resolve_name
 from ..rules.yamlsafe import load_path
+from . import options as _o
+
+
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    cert = sub.add_parser(
+        "certify",
+        help="certify an implementation against the conformance suite (the bundled reference by default)",
+        description="Start the implementation once, send it every applicable case over protocol v1, "
+        "compare, and report. Exit status: 0 conformant, 1 not conformant, 2 the harness could not run.",
+    )
+    cert.add_argument(
+        "--impl",
+        type=_o.command,
+        metavar="COMMAND",
+        help="the implementation's command line (split like a shell's, never run by one)",
+    )
+    cert.add_argument(
+        "--ruleset",
+        action="append",
+        metavar="ID",
+        help="ruleset id or id/version (repeatable; 'all': every ruleset of the suite)",
+    )
+    cert.add_argument("--suite", metavar="DIR", help="another directory or file of cases")
+    cert.add_argument("--only", action="append", metavar="IDS", help="case ids or globs, comma-separated (repeatable)")
+    cert.add_argument("--expect", metavar="FILE", help="known failures: a YAML mapping of case id to reason")
+    cert.add_argument("--report", metavar="FILE.jsonl", help="write a JSON-lines report as results arrive")
+    cert.add_argument("--junit", metavar="FILE.xml", help="write a JUnit XML report")
+    cert.add_argument(
+        "--format", choices=("text", "json", "markdown"), default="text", help="output format (default: text)"
+    )
+    cert.add_argument("--save-failed", metavar="DIR", help="write each failing case as a standalone fixture")
+    cert.add_argument(
+        "--validate-protocol", action="store_true", help="check every answer against the protocol's JSON Schemas"
+    )
+    cert.add_argument("--smoke", action="store_true", help="only the handshake and three basic cases")
+    cert.add_argument(
+        "--timeout", type=_o.positive_seconds, default=10.0, metavar="SEC", help="per request (default 10)"
+    )
+    cert.add_argument(
+        "--start-timeout",
+        type=_o.positive_seconds,
+        default=30.0,
+        metavar="SEC",
+        help="for the answer to start (default 30)",
+    )
+    cert.add_argument("--force", action="store_true", help="replace report files and saved cases that exist")
+    cert.add_argument(
+        "--max-restarts", type=_o.count, default=3, metavar="N", help="restarts after a crash or hang (default 3)"
+    )
+    cert.add_argument(
+        "--rules",
+        metavar="FILE",
+        help="a rules or profile file of your own: the bundled reference serves it, and reports cite its clauses",
+    )
+    cert.set_defaults(run=cmd_certify)
+
+
+def cmd_certify(args: argparse.Namespace) -> int:
+    return certify(
+        args.impl,
+        args.ruleset,
+        args.suite,
+        only=args.only,
+        smoke=args.smoke,
+        expect=args.expect,
+        rules_file=args.rules,
+        timeout=args.timeout,
+        start_timeout=args.start_timeout,
+        max_restarts=args.max_restarts,
+        validate_protocol=args.validate_protocol,
+        fmt=args.format,
+        report=args.report,
+        junit=args.junit,
+        save_failed=args.save_failed,
+        force=args.force,
+    )
+
+
+class _Refused(Exception):
+    """The run cannot go on: the message follows ``vitou certify:`` on stderr, and the exit status is 2."""
+
+
+@dataclass(frozen=True)
+class _Outputs:
+    """Where the results go besides the verdict on stdout."""
+
+    fmt: str
+    report: str | None
+    junit: str | None
+    save_failed: str | None
+    force: bool
+    rerun: str  # the implementation's command, written into each saved case
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What the run sends: the suite, the rulesets, each one's cases, and the failures expected."""
+
+    suite: Suite
+    names: list[str]
+    patterns: list[str]
+    cases: dict[str, list[Case]]
+    expect: dict[str, str]
+    rules: dict[str, Ruleset | None]
 
 
 def load_expect(path: str) -> dict[str, str]:
@@ -40,8 +146,116 @@ def load_expect(path: str) -> dict[str, str]:
     return dict(data)
 
 
-def _rulesets(args: argparse.Namespace, suite: Suite) -> list[str]:
-    asked = args.ruleset or ["vitou"]
+def certify(
+    impl: str | None,
+    rulesets: list[str] | None,
+    suite: str | None,
+    *,
+    only: list[str] | None,
+    smoke: bool,
+    expect: str | None,
+    rules_file: str | None,
+    timeout: float,
+    start_timeout: float,
+    max_restarts: int,
+    validate_protocol: bool,
+    fmt: str,
+    report: str | None,
+    junit: str | None,
+    save_failed: str | None,
+    force: bool,
+) -> int:
+    try:
+        argv = split_command(impl) if impl is not None else list(REFERENCE_COMMAND)
+        if rules_file and impl is None:
+            argv += ["--rules", rules_file]
+    except ValueError as exc:
+        print(f"vitou certify: --impl: {exc}", file=sys.stderr)
+        return 2
+    outputs = _Outputs(fmt, report, junit, save_failed, force, impl or shlex.join(REFERENCE_COMMAND))
+    problem = _output_problem(outputs)
+    if problem is not None:
+        print(f"vitou certify: {problem}", file=sys.stderr)
+        return 2
+    label = impl if impl is not None else "the bundled reference (python -m vitou_ref.adapter)"
+    # The implementation starts while the suite loads: the two overlap.
+    early: Connection | None = None
+    try:
+        early = Connection(argv)
+        early.open()
+    except Fault:
+        early = None  # reported, with its reason, when the run starts
+    try:
+        plan = _plan(suite, rulesets, only, smoke, expect, rules_file)
+        options = Options(
+            argv=argv,
+            label=label,
+            rulesets=plan.names,
+            only=plan.patterns,
+            expect=plan.expect,
+            timeout=timeout,
+            start_timeout=start_timeout,
+            max_restarts=max_restarts,
+            validate_protocol=validate_protocol,
+        )
+        _refuse_taken_names(plan, outputs)
+        return _run(plan, options, early, outputs)
+    except _Refused as exc:
+        print(f"vitou certify: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        if early is not None:
+            early.kill()  # a no-op once the run has taken it over and closed it
+
+
+def _output_problem(outputs: _Outputs) -> str | None:
+    """Every output path checked before the run starts: a run's results are never lost at its end."""
+    for path, option in ((outputs.report, "--report"), (outputs.junit, "--junit")):
+        if path is not None:
+            problem = file_problem(path, option, force=outputs.force)
+            if problem is not None:
+                return problem
+    if outputs.save_failed is not None:
+        return dir_problem(outputs.save_failed, "--save-failed")
+    return None
+
+
+def _plan(
+    suite_path: str | None,
+    asked: list[str] | None,
+    only: list[str] | None,
+    smoke: bool,
+    expect_path: str | None,
+    rules_file: str | None,
+) -> _Plan:
+    suite = load_suite(suite_path)
+    names = _rulesets(asked, suite)
+    unknown = [n for n in names if not suite.applicable(n)]
+    if unknown:
+        raise _Refused(f"no case of the suite applies to {', '.join(unknown)}")
+    patterns = [p.strip() for chunk in (only or []) for p in chunk.split(",")]
+    if smoke:
+        patterns = list(SMOKE_IDS)
+    expect = _expected_failures(expect_path, suite)
+    cases: dict[str, list[Case]] = {}
+    for n in names:
+        chosen = cases_matching(suite.applicable(n), patterns)
+        if smoke and not chosen:
+            chosen = suite.applicable(n)[:3]
+        cases[n] = chosen
+    if not any(cases.values()):
+        raise _Refused("--only matches no case")
+    rules = _rules(names)
+    if rules_file:
+        from ..rules.registry import load_rules_file
+
+        own = load_rules_file(rules_file)
+        rules[own.name] = own
+    return _Plan(suite, names, patterns, cases, expect, rules)
+
+
+def _rulesets(asked: list[str] | None, suite: Suite) -> list[str]:
+    asked = asked or ["vitou"]
     if "all" in asked:
         return suite.rulesets()
     names = []
@@ -51,6 +265,16 @@ def _rulesets(args: argparse.Namespace, suite: Suite) -> list[str]:
         except UnknownRuleset:
             names.append(r)  # a ruleset the suite may know even if this package does not ship it
     return names
+
+
+def _expected_failures(path: str | None, suite: Suite) -> dict[str, str]:
+    if not path:
+        return {}
+    expect = load_expect(path)
+    missing = sorted(k for k in expect if not any(c.id == k for c in suite.cases))
+    if missing:
+        raise InputError([Problem("EXPECT_UNKNOWN_CASE", f"{', '.join(missing)}: no such case in the suite", path)])
+    return expect
 
 
 def _rules(names: list[str]) -> dict[str, Ruleset | None]:
@@ -63,139 +287,67 @@ def _rules(names: list[str]) -> dict[str, Ruleset | None]:
     return out
 
 
-def certify(args: argparse.Namespace) -> int:
-    try:
-        argv = split_command(args.impl) if args.impl is not None else list(REFERENCE_COMMAND)
-        if args.rules and args.impl is None:
-            argv += ["--rules", args.rules]
-    except ValueError as exc:
-        print(f"vitou certify: --impl: {exc}", file=sys.stderr)
-        return 2
-    problem = _output_problem(args)
-    if problem is not None:
-        print(f"vitou certify: {problem}", file=sys.stderr)
-        return 2
-    label = args.impl if args.impl is not None else "the bundled reference (python -m vitou_ref.adapter)"
-    # The implementation starts while the suite loads: the two overlap.
-    early: Connection | None = None
-    try:
-        early = Connection(argv)
-        early.open()
-    except Fault:
-        early = None  # reported, with its reason, when the run starts
-    try:
-        return _certify(args, argv, label, early)
-    finally:
-        if early is not None:
-            early.kill()  # a no-op once the run has taken it over and closed it
-
-
-def _output_problem(args: argparse.Namespace) -> str | None:
-    """Every output path checked before the run starts: a run's results are never lost at its end."""
-    for path, option in ((args.report, "--report"), (args.junit, "--junit")):
-        if path is not None:
-            problem = file_problem(path, option, force=args.force)
-            if problem is not None:
-                return problem
-    if args.save_failed is not None:
-        return dir_problem(args.save_failed, "--save-failed")
-    return None
-
-
-def _certify(args: argparse.Namespace, argv: list[str], label: str, early: Connection | None) -> int:
-    suite = load_suite(args.suite)
-    names = _rulesets(args, suite)
-    unknown = [n for n in names if not suite.applicable(n)]
-    if unknown:
-        print(f"vitou certify: no case of the suite applies to {', '.join(unknown)}", file=sys.stderr)
-        return 2
-    patterns = [p.strip() for chunk in (args.only or []) for p in chunk.split(",")]
-    if args.smoke:
-        patterns = list(SMOKE_IDS)
-    expect = load_expect(args.expect) if args.expect else {}
-    missing = sorted(k for k in expect if not any(c.id == k for c in suite.cases))
-    if missing:
-        raise InputError(
-            [Problem("EXPECT_UNKNOWN_CASE", f"{', '.join(missing)}: no such case in the suite", args.expect)]
-        )
-    cases: dict[str, list[Case]] = {}
-    for n in names:
-        chosen = cases_matching(suite.applicable(n), patterns)
-        if args.smoke and not chosen:
-            chosen = suite.applicable(n)[:3]
-        cases[n] = chosen
-    if not any(cases.values()):
-        print("vitou certify: --only matches no case", file=sys.stderr)
-        return 2
-    rules = _rules(names)
-    if args.rules:
-        from ..rules.registry import load_rules_file
-
-        own = load_rules_file(args.rules)
-        rules[own.name] = own
-    options = Options(
-        argv=argv,
-        label=label,
-        rulesets=names,
-        only=patterns,
-        expect=expect,
-        timeout=args.timeout,
-        start_timeout=args.start_timeout,
-        max_restarts=args.max_restarts,
-        validate_protocol=args.validate_protocol,
+def _refuse_taken_names(plan: _Plan, outputs: _Outputs) -> None:
+    """Saved cases replace nothing without --force: checked before the run, not found out at its end."""
+    directory = outputs.save_failed
+    if not directory or outputs.force:
+        return
+    taken = sorted(
+        f"{c.id}.yaml"
+        for cs in plan.cases.values()
+        for c in cs
+        if os.path.exists(os.path.join(directory, f"{c.id}.yaml"))
     )
-    if args.save_failed and not args.force:
-        taken = sorted(
-            f"{c.id}.yaml"
-            for cs in cases.values()
-            for c in cs
-            if os.path.exists(os.path.join(args.save_failed, f"{c.id}.yaml"))
+    if taken:
+        raise _Refused(
+            f"--save-failed: {directory} already holds {', '.join(taken[:5])}"
+            f"{' ...' if len(taken) > 5 else ''}; give --force to replace them, or another directory"
         )
-        if taken:
-            print(
-                f"vitou certify: --save-failed: {args.save_failed} already holds {', '.join(taken[:5])}"
-                f"{' ...' if len(taken) > 5 else ''}; give --force to replace them, or another directory",
-                file=sys.stderr,
-            )
-            return 2
+
+
+def _run(plan: _Plan, options: Options, early: Connection | None, outputs: _Outputs) -> int:
     try:
-        jsonl = JsonlReport(args.report, suite.root, rules) if args.report else None
+        jsonl = JsonlReport(outputs.report, plan.suite.root, plan.rules) if outputs.report else None
     except OSError as exc:
-        print(f"vitou certify: --report: {args.report}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
+        raise _Refused(f"--report: {outputs.report}: {exc.strerror or exc}") from None
     listener = jsonl.listen if jsonl else (lambda kind, payload: None)
     try:
-        run = Certifier(suite, cases, options, listener, early).run()
+        run = Certifier(plan.suite, plan.cases, options, listener, early).run()
     except HarnessError as exc:
         if jsonl:
             jsonl.abort(str(exc))
-        print(f"vitou certify: {exc}", file=sys.stderr)
-        return 2
+        raise _Refused(str(exc)) from None
     except KeyboardInterrupt:
         if jsonl:
             jsonl.abort("interrupted")
         raise
-    vs = verdicts(run, rules)
-    _print(args.format, run, vs)  # the verdict first: a file that cannot be written loses nothing else
-    lost: list[str] = []
-    if jsonl is not None and jsonl.failed:
-        lost.append(f"--report: {args.report}: {jsonl.failed}")
-    if args.junit:
-        try:
-            write_junit(args.junit, run, vs)
-        except OSError as exc:
-            lost.append(f"--junit: {args.junit}: {exc.strerror or exc}")
-    if args.save_failed:
-        try:
-            written = save_failed(args.save_failed, run, args.impl or shlex.join(REFERENCE_COMMAND), force=args.force)
-        except OSError as exc:
-            lost.append(f"--save-failed: {args.save_failed}: {exc.strerror or exc}")
-        else:
-            if written:
-                print(f"saved {len(written)} failing case(s) under {args.save_failed}", file=sys.stderr)
+    vs = verdicts(run, plan.rules)
+    _print(outputs.fmt, run, vs)  # the verdict first: a file that cannot be written loses nothing else
+    lost = _write_files(outputs, run, vs, jsonl)
     for text in lost:
         print(f"vitou certify: could not write {text}", file=sys.stderr)
     return 2 if lost else exit_status(vs)
+
+
+def _write_files(outputs: _Outputs, run: Run, vs: list[Verdict], jsonl: JsonlReport | None) -> list[str]:
+    """The reports and saved cases written after the verdict; what could not be written, each with its reason."""
+    lost: list[str] = []
+    if jsonl is not None and jsonl.failed:
+        lost.append(f"--report: {outputs.report}: {jsonl.failed}")
+    if outputs.junit:
+        try:
+            write_junit(outputs.junit, run, vs)
+        except OSError as exc:
+            lost.append(f"--junit: {outputs.junit}: {exc.strerror or exc}")
+    if outputs.save_failed:
+        try:
+            written = save_failed(outputs.save_failed, run, outputs.rerun, force=outputs.force)
+        except OSError as exc:
+            lost.append(f"--save-failed: {outputs.save_failed}: {exc.strerror or exc}")
+        else:
+            if written:
+                print(f"saved {len(written)} failing case(s) under {outputs.save_failed}", file=sys.stderr)
+    return lost
 
 
 def _print(fmt: str, run: Run, vs: Any) -> None:
@@ -207,4 +359,4 @@ def _print(fmt: str, run: Run, vs: Any) -> None:
         sys.stdout.write(render_text(run, vs))
 
 
-__all__ = ["certify", "load_expect"]
+__all__ = ["add_parsers", "certify", "load_expect"]

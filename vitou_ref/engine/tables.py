@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..rules.cards import ALL_CARDS, Card
-from ..rules.model import MATCH, Ruleset
+from ..rules.model import MATCH, Params, Ruleset
 from .actions import CallPlay, DeclineHand, Pass, Play, PlayHand, Raise, Refuse
 from .events import TrickEvent
 
@@ -20,6 +20,21 @@ class Tables:
         p = rules.params
         self.rules = rules
         self.name = rules.name
+        # One helper per block of tables, in this order: each may read what the
+        # ones before it built (the seat count, the card strengths, the ladder).
+        self._compile_seats(p)
+        self._compile_cards(p)
+        self.tie_partners_win = p.tie_same_side == "first_played_wins"
+        self.tie_eldest_leads = p.tie_next_leader == "eldest"
+        self.tricks = p.tricks
+        self._compile_resolution(rules)
+        self._compile_ladder(p)
+        self._compile_endings(p)
+        self.precedence = {e.code: i for i, e in enumerate(rules.errors)}
+        self.clause_of = {e.code: e.clause for e in rules.errors}
+        self._prebuild_actions()
+
+    def _compile_seats(self, p: Params) -> None:
         n = self.n = len(p.seats)
         self.seat_ids = tuple(s.id for s in p.seats)
         self.seat_names = tuple(s.name for s in p.seats)
@@ -45,6 +60,7 @@ class Tables:
         self.tt_first = self.next_seat if p.tt_first == "next_to_dealer" else tuple(range(n))
         self.tt_leader_is_caller = p.tt_leader == "first_to_play"
 
+    def _compile_cards(self, p: Params) -> None:
         # Cards: strength by card id, -1 for cards outside this pack.
         strength = [-1] * len(ALL_CARDS)
         order = p.rank_order
@@ -58,11 +74,7 @@ class Tables:
         self.draw_lowest = p.draw_dealer == "lowest"
         self.redraw_all = p.redraw_who == "all"
 
-        self.tie_partners_win = p.tie_same_side == "first_played_wins"
-        self.tie_eldest_leads = p.tie_next_leader == "eldest"
-        self.tricks = p.tricks
-        self._compile_resolution(rules)
-
+    def _compile_ladder(self, p: Params) -> None:
         ladder = p.ladder
         self.bid_tokens = tuple(level.bid for level in ladder)
         self.bid_level = {level.bid: i for i, level in enumerate(ladder) if i > 0}
@@ -78,6 +90,7 @@ class Tables:
         self.refusal_any_opponent = p.refusal_by == "any_opponent"
         self.refusal_pays_refusers = p.refusal_pays == "refusers"
 
+    def _compile_endings(self, p: Params) -> None:
         self.target = p.target
         self.twenty = p.twenty_enabled
         self.twenty_at = p.twenty_at
@@ -95,11 +108,10 @@ class Tables:
         self.gestures = frozenset(g.id for g in p.gestures)
         self.signals_allowed = p.signals_allowed
 
-        self.precedence = {e.code: i for i, e in enumerate(rules.errors)}
-        self.clause_of = {e.code: e.clause for e in rules.errors}
-
+    def _prebuild_actions(self) -> None:
         # Every action a legal set can hold, built once: play never allocates one.
         cards = ALL_CARDS
+        strength = self.strength
         self.play_actions = tuple(
             tuple(Play(seat, cards[c]) if strength[c] >= 0 else None for c in range(len(cards)))
             for seat in self.seat_ids
@@ -113,7 +125,7 @@ class Tables:
         self.decide_actions = tuple((PlayHand(side), DeclineHand(side)) for side in self.side_ids)
         # trick_events[trick][winner seat, or -1 for a tie]
         self.trick_events = tuple(
-            tuple(TrickEvent(k, self.seat_ids[w] if w >= 0 else None) for w in [*range(n), -1])
+            tuple(TrickEvent(k, self.seat_ids[w] if w >= 0 else None) for w in [*range(self.n), -1])
             for k in range(self.tricks + 2)
         )
 

@@ -37,7 +37,6 @@ OVER = 5  # the match has been won
 NO_DEAL = 6  # a hand is due but no deal is left
 
 PHASE_NAMES = ("play", "bid_card", "answer", "twenty_decision", "twenty_twenty_call", "match_over", "no_deal")
-PLAYING = frozenset({PLAY, CARD, ANSWER})
 
 # Phases a match can be in once a hand has ended and the next one is dealt.
 _NEXT_HAND = frozenset({PLAY, DECISION, CALL, OVER, NO_DEAL})

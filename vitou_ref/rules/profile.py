@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import InputError
@@ -78,153 +79,190 @@ def _parse_pointer(pointer: str) -> Path:
     return tuple(parts)
 
 
-def _apply(doc: Document, base: Ruleset, name: str) -> tuple[dict[str, Any], list[str], dict[str, dict[int, Path]]]:
-    data = doc.data
-    base_doc = base.to_json()
-    clauses: list[dict[str, Any]] = []
-    for raw in base_doc["clauses"]:
-        clauses.append({"origin": base.name, **raw})
-    clause_from: list[Path | None] = [None] * len(clauses)
-    clars: list[dict[str, Any]] = []
-    for raw in base_doc["clarifications"]:
-        clars.append({"origin": base.name, **raw})
-    clar_from: list[Path | None] = [None] * len(clars)
-    errors: list[dict[str, Any]] = [dict(e) for e in base_doc["errors"]]
-    error_from: list[Path | None] = [None] * len(errors)
-    problems: list[Problem] = []
+@dataclass
+class _Draft:
+    """The base's clauses, clarifications and errors as the operations change them, each with where it came from.
 
-    def index(clause_id: str) -> int | None:
-        for i, c in enumerate(clauses):
+    A ``*_from`` entry is the profile path of the operation that wrote or
+    orphaned the item, None for an untouched item of the base: problems
+    found later in the resolved ruleset point back there.
+    """
+
+    doc: Document
+    base: Ruleset
+    name: str
+    clauses: list[dict[str, Any]]
+    clars: list[dict[str, Any]]
+    errors: list[dict[str, Any]]
+    clause_from: list[Path | None] = field(init=False)
+    clar_from: list[Path | None] = field(init=False)
+    error_from: list[Path | None] = field(init=False)
+    problems: list[Problem] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.clause_from = [None] * len(self.clauses)
+        self.clar_from = [None] * len(self.clars)
+        self.error_from = [None] * len(self.errors)
+
+    def index(self, clause_id: str) -> int | None:
+        for i, c in enumerate(self.clauses):
             if c["id"] == clause_id:
                 return i
         return None
 
-    def clar_index(number: int) -> int | None:
-        for i, k in enumerate(clars):
+    def clar_index(self, number: int) -> int | None:
+        for i, k in enumerate(self.clars):
             if k["number"] == number:
                 return i
         return None
 
-    def retarget(old: str, new: str) -> None:
-        for e in errors:
+    def retarget(self, old: str, new: str) -> None:
+        for e in self.errors:
             if e["clause"] == old:
                 e["clause"] = new
-        for k in clars:
+        for k in self.clars:
             k["clauses"] = [new if c == old else c for c in k["clauses"]]
 
-    def unknown(at: Path, op: dict[str, Any], key: str) -> None:
-        problems.append(
-            doc.problem(
-                "PROFILE_CLAUSE_UNKNOWN",
-                f"{key} names clause {op[key]!r}, not among {base.name}'s clauses as changed so far",
-                (*at, key),
-            )
+    def bad(self, code: str, message: str, path: Path) -> None:
+        self.problems.append(self.doc.problem(code, message, path))
+
+    def unknown(self, at: Path, op: dict[str, Any], key: str) -> None:
+        self.bad(
+            "PROFILE_CLAUSE_UNKNOWN",
+            f"{key} names clause {op[key]!r}, not among {self.base.name}'s clauses as changed so far",
+            (*at, key),
         )
 
+
+def _replace(d: _Draft, at: Path, op: dict[str, Any]) -> None:
+    i = d.index(op["replace"])
+    new = dict(op["with"], origin=d.name)
+    if i is None:
+        d.unknown(at, op, "replace")
+        return
+    if new["id"] != op["replace"] and d.index(new["id"]) is not None:
+        d.bad("CLAUSE_DUPLICATE", f"the replacement's id {new['id']!r} is already used", (*at, "with", "id"))
+        return
+    d.clauses[i] = new
+    d.clause_from[i] = (*at, "with")
+    d.retarget(op["replace"], new["id"])
+
+
+def _add(d: _Draft, at: Path, op: dict[str, Any]) -> None:
+    new = dict(op["add"], origin=d.name)
+    if d.index(new["id"]) is not None:
+        d.bad("CLAUSE_DUPLICATE", f"clause id {new['id']!r} is already used", (*at, "add", "id"))
+        return
+    pos = len(d.clauses)
+    if "after" in op:
+        j = d.index(op["after"])
+        if j is None:
+            d.unknown(at, op, "after")
+            return
+        pos = j + 1
+    d.clauses.insert(pos, new)
+    d.clause_from.insert(pos, (*at, "add"))
+
+
+def _remove(d: _Draft, at: Path, op: dict[str, Any]) -> None:
+    i = d.index(op["remove"])
+    if i is None:
+        d.unknown(at, op, "remove")
+        return
+    del d.clauses[i]
+    del d.clause_from[i]
+    # Codes and clarifications left citing the removed clause are the
+    # profile's to deal with: their problems point at this operation.
+    for j, e in enumerate(d.errors):
+        if e["clause"] == op["remove"]:
+            d.error_from[j] = (*at, "remove")
+    for j, k in enumerate(d.clars):
+        if op["remove"] in k["clauses"]:
+            d.clar_from[j] = (*at, "remove")
+
+
+def _add_clarification(d: _Draft, at: Path, op: dict[str, Any]) -> None:
+    new = dict(op["add_clarification"], origin=d.name)
+    if d.clar_index(new["number"]) is not None:
+        d.bad(
+            "CLARIFICATION_DUPLICATE",
+            f"clarification {new['number']} already exists; numbers are never reused",
+            (*at, "add_clarification", "number"),
+        )
+        return
+    d.clars.append(new)
+    d.clar_from.append((*at, "add_clarification"))
+
+
+def _replace_clarification(d: _Draft, at: Path, op: dict[str, Any]) -> None:
+    i = d.clar_index(op["replace_clarification"])
+    if i is None:
+        d.bad(
+            "PROFILE_CLARIFICATION_UNKNOWN",
+            f"there is no clarification {op['replace_clarification']}",
+            (*at, "replace_clarification"),
+        )
+        return
+    d.clars[i] = dict(op["with"], origin=d.name)
+    d.clar_from[i] = (*at, "with")
+
+
+def _remove_clarification(d: _Draft, at: Path, op: dict[str, Any]) -> None:
+    i = d.clar_index(op["remove_clarification"])
+    if i is None:
+        d.bad(
+            "PROFILE_CLARIFICATION_UNKNOWN",
+            f"there is no clarification {op['remove_clarification']}",
+            (*at, "remove_clarification"),
+        )
+        return
+    del d.clars[i]
+    del d.clar_from[i]
+
+
+def _rebind_error(d: _Draft, at: Path, op: dict[str, Any]) -> None:
+    found = [j for j, e in enumerate(d.errors) if e["code"] == op["rebind_error"]]
+    if not found:
+        d.bad("PROFILE_ERROR_UNKNOWN", f"there is no error code {op['rebind_error']}", (*at, "rebind_error"))
+        return
+    d.errors[found[0]]["clause"] = op["clause"]
+    d.error_from[found[0]] = (*at, "clause")
+
+
+# Each operation is named by the key that introduces it; the first key of this
+# table that an operation has decides its kind.
+_OPERATIONS: dict[str, Callable[[_Draft, Path, dict[str, Any]], None]] = {
+    "replace": _replace,
+    "add": _add,
+    "remove": _remove,
+    "add_clarification": _add_clarification,
+    "replace_clarification": _replace_clarification,
+    "remove_clarification": _remove_clarification,
+    "rebind_error": _rebind_error,
+}
+
+
+def _apply(doc: Document, base: Ruleset, name: str) -> tuple[dict[str, Any], list[str], dict[str, dict[int, Path]]]:
+    data = doc.data
+    base_doc = base.to_json()
+    d = _Draft(
+        doc,
+        base,
+        name,
+        clauses=[{"origin": base.name, **raw} for raw in base_doc["clauses"]],
+        clars=[{"origin": base.name, **raw} for raw in base_doc["clarifications"]],
+        errors=[dict(e) for e in base_doc["errors"]],
+    )
     for n, op in enumerate(data["operations"]):
-        at: Path = ("operations", n)
-        if "replace" in op:
-            i = index(op["replace"])
-            new = dict(op["with"], origin=name)
-            if i is None:
-                unknown(at, op, "replace")
-                continue
-            if new["id"] != op["replace"] and index(new["id"]) is not None:
-                problems.append(
-                    doc.problem(
-                        "CLAUSE_DUPLICATE", f"the replacement's id {new['id']!r} is already used", (*at, "with", "id")
-                    )
-                )
-                continue
-            clauses[i] = new
-            clause_from[i] = (*at, "with")
-            retarget(op["replace"], new["id"])
-        elif "add" in op:
-            new = dict(op["add"], origin=name)
-            if index(new["id"]) is not None:
-                problems.append(
-                    doc.problem("CLAUSE_DUPLICATE", f"clause id {new['id']!r} is already used", (*at, "add", "id"))
-                )
-                continue
-            pos = len(clauses)
-            if "after" in op:
-                j = index(op["after"])
-                if j is None:
-                    unknown(at, op, "after")
-                    continue
-                pos = j + 1
-            clauses.insert(pos, new)
-            clause_from.insert(pos, (*at, "add"))
-        elif "remove" in op:
-            i = index(op["remove"])
-            if i is None:
-                unknown(at, op, "remove")
-                continue
-            del clauses[i]
-            del clause_from[i]
-            for j, e in enumerate(errors):
-                if e["clause"] == op["remove"]:
-                    error_from[j] = (*at, "remove")
-            for j, k in enumerate(clars):
-                if op["remove"] in k["clauses"]:
-                    clar_from[j] = (*at, "remove")
-        elif "add_clarification" in op:
-            new = dict(op["add_clarification"], origin=name)
-            if clar_index(new["number"]) is not None:
-                problems.append(
-                    doc.problem(
-                        "CLARIFICATION_DUPLICATE",
-                        f"clarification {new['number']} already exists; numbers are never reused",
-                        (*at, "add_clarification", "number"),
-                    )
-                )
-                continue
-            clars.append(new)
-            clar_from.append((*at, "add_clarification"))
-        elif "replace_clarification" in op:
-            i = clar_index(op["replace_clarification"])
-            if i is None:
-                problems.append(
-                    doc.problem(
-                        "PROFILE_CLARIFICATION_UNKNOWN",
-                        f"there is no clarification {op['replace_clarification']}",
-                        (*at, "replace_clarification"),
-                    )
-                )
-                continue
-            clars[i] = dict(op["with"], origin=name)
-            clar_from[i] = (*at, "with")
-        elif "remove_clarification" in op:
-            i = clar_index(op["remove_clarification"])
-            if i is None:
-                problems.append(
-                    doc.problem(
-                        "PROFILE_CLARIFICATION_UNKNOWN",
-                        f"there is no clarification {op['remove_clarification']}",
-                        (*at, "remove_clarification"),
-                    )
-                )
-                continue
-            del clars[i]
-            del clar_from[i]
-        elif "rebind_error" in op:
-            found = [j for j, e in enumerate(errors) if e["code"] == op["rebind_error"]]
-            if not found:
-                problems.append(
-                    doc.problem(
-                        "PROFILE_ERROR_UNKNOWN", f"there is no error code {op['rebind_error']}", (*at, "rebind_error")
-                    )
-                )
-                continue
-            errors[found[0]]["clause"] = op["clause"]
-            error_from[found[0]] = (*at, "clause")
-    if problems:
-        raise InputError(problems)
-    # Clauses no longer cite clarifications that the profile removed.
-    numbers = {k["number"] for k in clars}
-    for i, c in enumerate(clauses):
+        kind = next((k for k in _OPERATIONS if k in op), None)
+        if kind is not None:
+            _OPERATIONS[kind](d, ("operations", n), op)
+    if d.problems:
+        raise InputError(d.problems)
+    numbers = {k["number"] for k in d.clars}
+    for i, c in enumerate(d.clauses):
         # A base clause drops its citation of a clarification the profile removed.
-        if clause_from[i] is None and any(n not in numbers for n in c.get("clarifications", [])):
+        if d.clause_from[i] is None and any(n not in numbers for n in c.get("clarifications", [])):
             c["clarifications"] = [n for n in c["clarifications"] if n in numbers]
     head = data["profile"]
     resolved: dict[str, Any] = {
@@ -238,16 +276,16 @@ def _apply(doc: Document, base: Ruleset, name: str) -> tuple[dict[str, Any], lis
         },
         "versioning": data.get("versioning", base.versioning),
         "changelog": copy.deepcopy(data["changelog"]),
-        "clauses": clauses,
-        "clarifications": clars,
-        "errors": errors,
+        "clauses": d.clauses,
+        "clarifications": d.clars,
+        "errors": d.errors,
     }
     where = {
-        "clauses": {i: p for i, p in enumerate(clause_from) if p is not None},
-        "clarifications": {i: p for i, p in enumerate(clar_from) if p is not None},
-        "errors": {i: p for i, p in enumerate(error_from) if p is not None},
+        "clauses": {i: p for i, p in enumerate(d.clause_from) if p is not None},
+        "clarifications": {i: p for i, p in enumerate(d.clar_from) if p is not None},
+        "errors": {i: p for i, p in enumerate(d.error_from) if p is not None},
     }
-    return resolved, [c["origin"] for c in clauses], where
+    return resolved, [c["origin"] for c in d.clauses], where
 
 
 def resolved_hash(rules: Ruleset) -> str:

@@ -1,0 +1,165 @@
+"""``vitou record``, ``vitou audit`` and ``vitou rulebook``: game records, rulings on them, and the rules as a book."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import options as _o
+from .output import emit, print_json
+
+LANGS = ("en", "fr", "pt", "ru")
+
+
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    rec = sub.add_parser(
+        "record",
+        help="convert a game record between YAML, JSON and the compact notation, or write one from a case",
+        description="Read a record (YAML or JSON, actions in the notation or as protocol actions), check it, "
+        "and write it canonically. Or, with --from-case, write the record of a conformance case.",
+    )
+    rec.add_argument("file", nargs="?", metavar="RECORD", help="the record to read (or give --from-case)")
+    rec.add_argument(
+        "--to",
+        choices=("yaml", "json", "notation"),
+        default="yaml",
+        help="write the record as YAML or JSON, or only its actions in the notation (default: yaml)",
+    )
+    rec.add_argument("--from-case", metavar="ID", help="a conformance case id (see --suite, --ruleset)")
+    rec.add_argument(
+        "--suite", metavar="DIR", help="for --from-case: a directory or file of cases (default: the bundled suite)"
+    )
+    rec.add_argument("--ruleset", metavar="ID", help="for --from-case: the ruleset (default: the case's first)")
+    rec.add_argument("--output", "-o", metavar="FILE", help="write here instead of standard output")
+    rec.set_defaults(run=cmd_record)
+
+    aud = sub.add_parser(
+        "audit",
+        help="replay a game record and rule on every action, citing the rules",
+        description="Replay a record under its ruleset: each action legal or not, the error code, the clause and "
+        "its wording, the reason in this position, and what followed.",
+    )
+    aud.add_argument("record", metavar="RECORD", help="the record to replay: YAML or JSON")
+    aud.add_argument("--ruleset", metavar="ID|FILE", help="replay under this ruleset instead of the record's")
+    aud.add_argument(
+        "--continue", dest="go_on", action="store_true", help="go on after an illegal action, treating it as not made"
+    )
+    aud.add_argument("--at", type=_o.positive_int, metavar="N", help="explain the position before action N instead")
+    aud.add_argument("--lang", choices=LANGS, default="en", help="the language of the rulings (default: en)")
+    aud.add_argument(
+        "--format", choices=("text", "json", "markdown"), default="text", help="output format (default: text)"
+    )
+    aud.add_argument(
+        "--compare-ruleset", metavar="OTHER", help="replay under this ruleset too and show where the rulings part"
+    )
+    aud.set_defaults(run=cmd_audit)
+
+    book = sub.add_parser("rulebook", help="render the rules (or a profile) as a rulebook with worked examples")
+    book.add_argument(
+        "--ruleset", default="vitou", metavar="ID|FILE", help="ruleset id, id/version or file (default: vitou)"
+    )
+    book.add_argument("--lang", choices=LANGS, default="en", help="the language of the rulebook (default: en)")
+    book.add_argument(
+        "--format",
+        choices=("markdown", "html"),
+        default="markdown",
+        help="markdown, or html: one standalone page (default: markdown)",
+    )
+    book.add_argument("--suite", metavar="DIR", help="take the worked examples from this suite")
+    book.add_argument("--output", "-o", metavar="FILE", help="write here instead of standard output")
+    book.set_defaults(run=cmd_rulebook)
+
+
+def cmd_record(args: argparse.Namespace) -> int:
+    return convert_record(args.file, args.to, args.from_case, args.suite, args.ruleset, args.output)
+
+
+def convert_record(
+    file: str | None, to: str, from_case: str | None, suite: str | None, ruleset: str | None, output: str | None
+) -> int:
+    from ..audit.record import dump_record, load_record, record_from_case
+
+    if from_case:
+        from ..kit.fixtures import load_suite
+
+        try:
+            case = load_suite(suite).by_id(from_case)
+        except KeyError:
+            print(f"vitou: no case {from_case!r} in the suite", file=sys.stderr)
+            return 2
+        data = record_from_case(case, ruleset or case.rulesets[0])
+    elif file:
+        record, _ = load_record(file)
+        data = record.to_json()
+    else:
+        print("vitou: give a RECORD file or --from-case ID", file=sys.stderr)
+        return 2
+    text = dump_record(data, to)
+    emit(text, output)
+    return 0
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    return audit_record(
+        args.record,
+        args.ruleset,
+        go_on=args.go_on,
+        at=args.at,
+        lang=args.lang,
+        fmt=args.format,
+        compare_ruleset=args.compare_ruleset,
+    )
+
+
+def audit_record(
+    path: str, ruleset: str | None, *, go_on: bool, at: int | None, lang: str, fmt: str, compare_ruleset: str | None
+) -> int:
+    from ..audit.audit import audit, position_before
+    from ..audit.record import load_record
+    from ..audit.report import audit_json, audit_text, compare, compare_text, position_json, position_text
+    from ..rules.registry import load_ruleset
+
+    rules = load_ruleset(ruleset) if ruleset else None
+    record, rules = load_record(path, rules)
+    if compare_ruleset:
+        other = load_ruleset(compare_ruleset)
+        compared = compare(record, rules, other, lang)
+        if fmt == "json":
+            print_json(compared)
+        else:
+            sys.stdout.write(compare_text(compared, rules, other, lang))
+        return 0 if not compared["divergences"] else 1
+    if at is not None:
+        if not 1 <= at <= len(record.actions) + 1:
+            print(f"vitou: --at takes 1 to {len(record.actions) + 1} for this record", file=sys.stderr)
+            return 2
+        pos, _ = position_before(record, rules, at)
+        if fmt == "json":
+            print_json(position_json(rules, pos, at, lang))
+        else:
+            sys.stdout.write(position_text(rules, pos, at, lang, markdown=fmt == "markdown"))
+        return 0
+    result = audit(record, rules, go_on)
+    if fmt == "json":
+        print_json(audit_json(result, lang))
+    else:
+        sys.stdout.write(audit_text(result, lang, markdown=fmt == "markdown"))
+    return 0 if all(r.legal for r in result.rulings) else 1
+
+
+def cmd_rulebook(args: argparse.Namespace) -> int:
+    return rulebook(args.ruleset, args.lang, args.format, args.suite, args.output)
+
+
+def rulebook(ruleset: str, lang: str, fmt: str, suite: str | None, output: str | None) -> int:
+    from ..audit.rulebook import build, markdown, page
+    from ..rules.registry import load_ruleset
+
+    rules = load_ruleset(ruleset)
+    book = build(rules, lang, suite)
+    text = page(book) if fmt == "html" else markdown(book)
+    emit(text, output)
+    return 0
+
+
+__all__ = ["add_parsers", "audit_record", "convert_record", "rulebook"]

@@ -1,0 +1,320 @@
+"""``vitou match``, ``simulate``, ``fuzz`` and ``mutants``: random play, and the hunt for divergences."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+from typing import Any
+
+from ..kit import outputs as _out
+from ..rules.errors import OutputFailed
+from . import options as _o
+from .output import print_json
+
+PROGRESS_HELP = "show progress even when stderr is not a terminal"
+
+
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    _add_match(sub)
+    _add_simulate(sub)
+    _add_fuzz(sub)
+    _add_mutants(sub)
+
+
+def _add_match(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    match = sub.add_parser("match", help="play one random match with the reference and print an account")
+    match.add_argument("--seed", type=_o.seed, default=None, help="the seed (default: a random one, printed)")
+    match.add_argument("--ruleset", default="vitou", help="ruleset id, id/version or file (default: vitou)")
+    match.set_defaults(run=cmd_match)
+
+
+def _add_simulate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    sim = sub.add_parser("simulate", help="play random matches and sum them up")
+    sim.add_argument(
+        "--ruleset", default="vitou", metavar="ID|FILE", help="ruleset id, id/version or file (default: vitou)"
+    )
+    sim.add_argument("--matches", type=_o.positive_int, default=1000, help="matches to play (default: 1000)")
+    sim.add_argument(
+        "--seed", type=_o.seed, default=1, help="the seed: the same seed plays the same matches (default: 1)"
+    )
+    sim.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    sim.add_argument("--progress", action="store_true", help=PROGRESS_HELP)
+    sim.set_defaults(run=cmd_simulate)
+
+
+def _add_fuzz(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    fz = sub.add_parser(
+        "fuzz",
+        help="hunt for divergences between an implementation and the reference with random matches",
+        description="Random matches, with a share of illegal actions, played on the reference and sent to the "
+        "implementation; on a divergence, the smallest case that shows it is written as a fixture. "
+        "Exit status: 0 no divergence, 1 a divergence, 2 the fuzzer could not run.",
+    )
+    fz.add_argument(
+        "--impl", type=_o.command, metavar="COMMAND", help="the implementation (default: the bundled reference)"
+    )
+    fz.add_argument("--ruleset", default="vitou", metavar="ID", help="ruleset id, id/version or file (default: vitou)")
+    fz.add_argument("--examples", type=_o.positive_int, default=2000, metavar="N", help="matches to try (default 2000)")
+    fz.add_argument(
+        "--seed", type=_o.seed, default=None, metavar="S", help="for a reproducible run (default: random, printed)"
+    )
+    fz.add_argument(
+        "--max-seconds",
+        type=_o.positive_seconds,
+        default=None,
+        metavar="T",
+        help="stop after this long (default: no limit)",
+    )
+    fz.add_argument("--timeout", type=_o.positive_seconds, default=10.0, metavar="SEC", help="per request (default 10)")
+    fz.add_argument(
+        "--start-timeout",
+        type=_o.positive_seconds,
+        default=30.0,
+        metavar="SEC",
+        help="for the answer to start (default 30)",
+    )
+    fz.add_argument(
+        "--save",
+        metavar="DIR",
+        default="fuzz-failures",
+        help="where the fixture of a divergence goes, under a name no earlier run has taken (default: fuzz-failures)",
+    )
+    fz.add_argument(
+        "--illegal",
+        type=_o.whole_percent,
+        default=12,
+        metavar="PCT",
+        help="share of illegal actions, in percent (default 12)",
+    )
+    fz.add_argument("--progress", action="store_true", help=PROGRESS_HELP)
+    fz.set_defaults(run=cmd_fuzz)
+
+
+def _add_mutants(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    mut = sub.add_parser(
+        "mutants",
+        help="the suite's mutation score: run the suite (and optionally the fuzzer) against deliberately wrong rules",
+    )
+    mut.add_argument("--only", action="append", metavar="NAME", help="only these mutants (repeatable)")
+    mut.add_argument("--fuzz", action="store_true", help="also fuzz each mutant")
+    mut.add_argument(
+        "--fuzz-examples",
+        type=_o.positive_int,
+        default=400,
+        metavar="N",
+        help="with --fuzz: matches per mutant (default: 400)",
+    )
+    mut.add_argument("--seed", type=_o.seed, default=1, help="with --fuzz: the fuzzer's seed (default: 1)")
+    mut.add_argument(
+        "--min-score", type=_o.percent, default=95.0, metavar="PCT", help="exit 1 below this score (default 95)"
+    )
+    mut.add_argument(
+        "--format", choices=("text", "json", "markdown"), default="text", help="output format (default: text)"
+    )
+    mut.add_argument("--suite", metavar="DIR", help="the suite to score (default: the bundled one)")
+    mut.add_argument("--progress", action="store_true", help=PROGRESS_HELP)
+    mut.set_defaults(run=cmd_mutants)
+
+
+# ----------------------------------------------------------------- commands
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    return play_match(args.ruleset, args.seed)
+
+
+def play_match(ruleset: str, seed: int | None) -> int:
+    from ..audit.account import account
+    from ..engine.match import Match
+    from ..rules.registry import load_ruleset
+
+    rules = load_ruleset(ruleset)
+    seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
+    rng = random.Random(seed)
+    match = Match.random(rules, rng)
+    print(f"{rules.name}, seed {seed}")
+    for line in account(match, rng):
+        print(line)
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    return simulate(args.ruleset, args.matches, args.seed, args.format, progress=args.progress)
+
+
+def simulate(ruleset: str, matches: int, seed: int, fmt: str, *, progress: bool) -> int:
+    from ..hunt.simulate import Progress, render_simulation
+    from ..hunt.simulate import simulate as play
+    from ..rules.registry import load_ruleset
+
+    if matches < 1:
+        print("vitou: --matches must be at least 1", file=sys.stderr)
+        return 2
+    rules = load_ruleset(ruleset)
+    sim = play(rules, matches, seed, Progress(f"simulating {rules.name}", progress))
+    if fmt == "json":
+        print_json(sim.to_json())
+    else:
+        sys.stdout.write(render_simulation(sim))
+    return 0
+
+
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    return fuzz(
+        args.impl,
+        args.ruleset,
+        examples=args.examples,
+        seed=args.seed,
+        max_seconds=args.max_seconds,
+        timeout=args.timeout,
+        start_timeout=args.start_timeout,
+        save=args.save,
+        illegal=args.illegal,
+        progress=args.progress,
+    )
+
+
+def fuzz(
+    impl: str | None,
+    ruleset: str,
+    *,
+    examples: int,
+    seed: int | None,
+    max_seconds: float | None,
+    timeout: float,
+    start_timeout: float,
+    save: str,
+    illegal: int,
+    progress: bool,
+) -> int:
+    import shlex
+
+    from ..hunt.fuzz import Fuzzer
+    from ..hunt.simulate import Progress
+    from ..kit.certify import REFERENCE_COMMAND
+    from ..protocol.connection import Fault, split_command
+    from ..rules.registry import load_ruleset
+
+    try:
+        argv = split_command(impl) if impl is not None else list(REFERENCE_COMMAND)
+    except ValueError as exc:
+        print(f"vitou fuzz: --impl: {exc}", file=sys.stderr)
+        return 2
+    problem = _out.dir_problem(save, "--save")
+    if problem is not None:
+        print(f"vitou fuzz: {problem}", file=sys.stderr)
+        return 2
+    rules = load_ruleset(ruleset)
+    seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+    label = impl if impl is not None else "python -m vitou_ref.adapter"  # named without this machine's paths
+    shown_progress = Progress(f"fuzz {rules.name}", progress)
+    fuzzer = Fuzzer(rules, argv, timeout=timeout, start_timeout=start_timeout, illegal=illegal, progress=shown_progress)
+    try:
+        result = fuzzer.run(examples, seed, max_seconds)
+        d = result.divergence
+        again = fuzzer.reproduce(d) if d is not None else None
+    except Fault as exc:
+        shown_progress.finish()
+        print(f"vitou fuzz: {exc.message}", file=sys.stderr)
+        return 2
+    finally:
+        fuzzer.close()
+    shown_progress.finish()
+    print(f"fuzz {rules.name} against {label}, seed {seed}: {result.describe()}")
+    if d is None:
+        print("no divergence")
+        return 0
+    shown = again if again is not None else d
+    path = _save_fuzz_case(save, seed, shown, rules, label, reproduced=again is not None)
+    print(f"DIVERGENCE at {shown.describe()}")
+    if again is None:
+        print("it did not show again on a fresh start of the implementation (flaky?); the case is saved all the same")
+    elif again.before:
+        print(f"it shows only after {len(again.before)} earlier match(es) on the same process: the file keeps them")
+    print(f"smallest case found: {len(shown.case.actions)} action(s), {len(shown.case.setup['deals'])} deal(s): {path}")
+    print(f"rerun: vitou certify --impl {shlex.quote(label)} --ruleset {rules.name} --suite {shlex.quote(path)}")
+    return 1
+
+
+def _save_fuzz_case(directory: str, seed: int, d: Any, rules: Any, label: str, *, reproduced: bool) -> str:
+    """The fixture of a divergence, under a name no earlier run has taken (never overwritten)."""
+    import shlex
+
+    from ..hunt.fuzz import fixture_for
+    from ..protocol.wire import printable
+    from ..rules.yamlout import dump
+
+    os.makedirs(directory, exist_ok=True)
+    for n in range(1, 10_000):
+        case_id = f"FZ-{seed % 10000:04d}" + (f"-{n}" if n > 1 else "")
+        path = os.path.join(directory, f"{case_id}.yaml")
+        rerun = f"vitou certify --impl {shlex.quote(label)} --ruleset {rules.name} --suite {shlex.quote(path)}"
+        text = f"# rerun: {printable(rerun, 2000)}\n" + dump(
+            fixture_for(d, rules, case_id, label, reproduced=reproduced), width=120
+        )
+        try:
+            _out.write_new(path, text, force=False)
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise OutputFailed(f"--save: {path}: {exc.strerror or exc}") from None
+        return path
+    raise OutputFailed(f"--save: {directory} holds 9,999 fixtures for seed {seed}: choose another directory")
+
+
+def cmd_mutants(args: argparse.Namespace) -> int:
+    return mutants(
+        args.only,
+        fuzz=args.fuzz,
+        fuzz_examples=args.fuzz_examples,
+        seed=args.seed,
+        min_score=args.min_score,
+        fmt=args.format,
+        suite=args.suite,
+        progress=args.progress,
+    )
+
+
+def mutants(
+    only: list[str] | None,
+    *,
+    fuzz: bool,
+    fuzz_examples: int,
+    seed: int,
+    min_score: float,
+    fmt: str,
+    suite: str | None,
+    progress: bool,
+) -> int:
+    from ..hunt.mutants import BY_NAME
+    from ..hunt.mutation import Row, render_mutation, run_mutation
+    from ..hunt.simulate import Progress
+
+    if fuzz_examples < 1 or not 0 <= min_score <= 100:
+        print("vitou mutants: --fuzz-examples must be at least 1 and --min-score between 0 and 100", file=sys.stderr)
+        return 2
+    unknown = [n for n in only or [] if n not in BY_NAME]
+    if unknown:
+        print(f"vitou mutants: no mutant {', '.join(unknown)} (mutants: {', '.join(BY_NAME)})", file=sys.stderr)
+        return 2
+    total = len(only or BY_NAME)
+    shown_progress = Progress("mutants", progress)
+    done: list[Row] = []
+
+    def note(row: Row) -> None:
+        done.append(row)
+        shown_progress(len(done), total)
+
+    table = run_mutation(only, fuzz, fuzz_examples, seed, suite_path=suite, progress=note)
+    if fmt == "json":
+        print_json(table.to_json())
+    else:
+        sys.stdout.write(render_mutation(table, markdown=fmt == "markdown"))
+    if any(r.problem is not None for r in table.rows):
+        return 2
+    return 0 if table.score >= min_score else 1
+
+
+__all__ = ["add_parsers", "fuzz", "mutants", "play_match", "simulate"]

@@ -1,0 +1,83 @@
+"""``vitou fixtures check|export``: the conformance suite checked on the reference, or written as one document."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from .output import emit, print_json
+
+
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    fixtures = sub.add_parser("fixtures", help="the conformance suite").add_subparsers(
+        dest="fixtures_command", metavar="SUBCOMMAND"
+    )
+    fixtures.required = True
+    fcheck = fixtures.add_parser(
+        "check", help="validate the suite: schema, ids, rule discipline, all pass on the reference, coverage"
+    )
+    fcheck.add_argument("--suite", metavar="DIR", help="a directory or file of cases (default: the bundled suite)")
+    fcheck.add_argument("--ruleset", action="append", metavar="ID", help="check only these rulesets (repeatable)")
+    fcheck.add_argument("--no-coverage", action="store_true", help="do not require full coverage")
+    fcheck.add_argument(
+        "--rules", action="append", metavar="FILE", help="also know this rules or profile file (repeatable)"
+    )
+    fcheck.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    fcheck.set_defaults(run=cmd_fixtures_check)
+    fexport = fixtures.add_parser(
+        "export", help="write the whole suite as one document, for harnesses in other languages"
+    )
+    fexport.add_argument("--suite", metavar="DIR", help="a directory or file of cases (default: the bundled suite)")
+    fexport.add_argument("--format", choices=("json",), default="json", help="the document's format (default: json)")
+    fexport.add_argument("--output", "-o", metavar="FILE", help="write here instead of standard output")
+    fexport.set_defaults(run=cmd_fixtures_export)
+
+
+def cmd_fixtures_check(args: argparse.Namespace) -> int:
+    return fixtures_check(args.suite, args.ruleset, args.rules, coverage=not args.no_coverage, fmt=args.format)
+
+
+def fixtures_check(
+    suite: str | None, rulesets: list[str] | None, rules: list[str] | None, *, coverage: bool, fmt: str
+) -> int:
+    from ..kit.suitecheck import check_suite
+    from ..rules.registry import load_rules_file
+
+    extra = {r.name: r for r in (load_rules_file(f) for f in rules or [])}
+    report = check_suite(suite, rulesets, extra=extra, coverage=coverage)
+    if fmt == "json":
+        print_json(report.to_json())
+        return 0 if report.ok else 1
+    if report.suite is not None:
+        print(f"suite: {report.suite.root} ({len(report.suite.files)} files, {len(report.suite.cases)} cases)")
+    for name, n in report.checked.items():
+        failed = sum(1 for f in report.failures if f.ruleset == name)
+        print(f"{name}: {n - failed}/{n} cases pass on the reference")
+        cov = report.coverage.get(name)
+        if cov is not None:
+            parts = ", ".join(f"{kind} {a}/{b}" for kind, (a, b) in cov.summary().items())
+            print(f"  coverage: {parts}")
+            for item, why in report.exempt.get(name, {}).items():
+                short = why if len(why) <= 90 else why[:87].rsplit(" ", 1)[0] + "..."
+                print(f"  out of reach by the rules: {item} ({short})")
+    for f in report.failures:
+        print(f"FAIL {f.describe()}")
+    for p in report.problems:
+        print(str(p))
+    print("OK" if report.ok else f"FAILED: {len(report.failures)} failing case(s), {len(report.problems)} problem(s)")
+    return 0 if report.ok else 1
+
+
+def cmd_fixtures_export(args: argparse.Namespace) -> int:
+    return fixtures_export(args.suite, args.output)
+
+
+def fixtures_export(suite: str | None, output: str | None) -> int:
+    from ..kit.export import export_suite
+
+    text = json.dumps(export_suite(suite), indent=1, ensure_ascii=False) + "\n"
+    emit(text, output)
+    return 0
+
+
+__all__ = ["add_parsers", "fixtures_check", "fixtures_export"]

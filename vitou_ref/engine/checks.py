@@ -1,0 +1,302 @@
+"""Why an action is refused: plain functions in a table the spec's error order sorts, and the mixin that runs them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..rules.cards import Card
+from ..rules.errors import ILLEGAL_BY_CODE, REQUIRED_ORDER, IllegalAction, VitouError
+from .actions import Action, CallPlay, DeclineHand, Pass, Play, PlayHand, Raise, Refuse, Signal
+from .reasons import Reason, Ref
+from .state import TWENTY, TWENTY_TWENTY, MatchState
+from .tables import Tables
+from .transitions import ANSWER, CALL, CARD, DECISION, NO_DEAL, OVER, PHASE_NAMES, PLAY, TRANSITIONS
+
+
+class _Norm:
+    """An action's fields resolved against the ruleset (None where unknown or absent)."""
+
+    __slots__ = ("act", "seat", "side", "card", "level", "signal", "has_seat", "has_side")
+
+    def __init__(self, t: Tables, a: Action) -> None:
+        self.act = a.act
+        seat = getattr(a, "seat", None)
+        side = getattr(a, "side", None)
+        self.has_seat = seat is not None
+        self.has_side = side is not None
+        self.seat = t.seat_index.get(seat) if seat is not None else None
+        self.side = t.side_index.get(side) if side is not None else None
+        card = getattr(a, "card", None)
+        self.card = card.id if isinstance(card, Card) and t.strength[card.id] >= 0 else None
+        to = getattr(a, "to", None)
+        self.level = t.bid_level.get(to) if to is not None and not isinstance(to, bool) else None
+        self.signal = getattr(a, "signal", None)
+
+
+class Checks(MatchState):
+    """The refusal of an illegal action: the first rule it breaks, and the IllegalAction that says so."""
+
+    __slots__ = ()
+
+    def _illegal(self, action: Action) -> IllegalAction:
+        found = self._check(action)
+        if found is None:  # pragma: no cover - the fast path and the checks disagree
+            raise VitouError(f"internal error: {action} passed every check but was not applied ({self.describe()})")
+        return self._error(action, *found)
+
+    def _error(self, action: Action, code: str, reason: Reason) -> IllegalAction:
+        cls = ILLEGAL_BY_CODE.get(code, IllegalAction)
+        return cls(code, self._t.clause_of.get(code, ""), action, reason, self.describe())
+
+    def _check(self, action: Action) -> tuple[str, Reason] | None:
+        """The first rule ``action`` breaks, in the spec's order of precedence, as (code, reason)."""
+        t = self._t
+        if not isinstance(action, (Play, Raise, Refuse, PlayHand, DeclineHand, Pass, CallPlay, Signal)):
+            return "ACTION_MALFORMED", Reason("not_an_action", value=repr(action))
+        n = _Norm(t, action)
+        for code, check in _checks_for(t, n.act):
+            reason = check(self, n)
+            if reason is not None:
+                return code, reason
+        return None
+
+
+# ---------------------------------------------------------------- the checks
+#
+# One function per error code: it says why the action breaks that rule in this
+# position, or returns None. The checks for an act run in the order of the
+# spec's error list (clarification 20), so the code reported for an action
+# that breaks several rules comes from the data, not from this file.
+
+Check = Callable[[MatchState, _Norm], Reason | None]
+
+
+def _seat(m: MatchState, s: int | None) -> Ref:
+    return Ref("seat", m._t.seat_ids[s if s is not None else 0])
+
+
+def _c_unknown_seat(m: MatchState, n: _Norm) -> Reason | None:
+    if n.has_seat and n.seat is None:
+        return Reason("unknown_seat", seats=Ref("seats", m._t.seat_ids))
+    return None
+
+
+def _c_unknown_side(m: MatchState, n: _Norm) -> Reason | None:
+    if n.has_side and n.side is None:
+        return Reason("unknown_side", sides=Ref("sides", m._t.side_ids))
+    return None
+
+
+def _c_card_malformed(m: MatchState, n: _Norm) -> Reason | None:
+    if n.act == "play" and n.card is None:
+        return Reason("card_malformed", ruleset=m._t.name)
+    return None
+
+
+def _c_unknown_bid(m: MatchState, n: _Norm) -> Reason | None:
+    if n.act == "raise" and n.level is None:
+        return Reason("unknown_bid", bids=Ref("bids", m._t.bid_tokens[1:]))
+    return None
+
+
+def _c_signal_unknown(m: MatchState, n: _Norm) -> Reason | None:
+    if n.act == "signal" and n.signal not in m._t.gestures:
+        return Reason("signal_unknown", gestures=Ref("gestures", tuple(sorted(m._t.gestures))))
+    return None
+
+
+def _c_match_over(m: MatchState, n: _Norm) -> Reason | None:
+    return Reason("match_over") if m.phase == OVER else None
+
+
+def _c_no_deal(m: MatchState, n: _Norm) -> Reason | None:
+    return Reason("no_deal") if m.phase == NO_DEAL else None
+
+
+def _c_wrong_phase(m: MatchState, n: _Norm) -> Reason | None:
+    if n.act not in TRANSITIONS[m.phase]:
+        t = m._t
+        if n.seat is not None:
+            role = Ref("seat", t.seat_ids[n.seat])
+        elif n.side is not None:
+            role = Ref("side", t.side_ids[n.side])
+        else:
+            role = Ref("plain", "?")
+        stage = {PLAY: "play", CARD: "play", ANSWER: "play", DECISION: "decision", CALL: "call"}.get(m.phase, "play")
+        deciding = Ref("side", t.side_ids[m.twenty_side]) if m.twenty_side >= 0 else Ref("plain", "?")
+        return Reason(
+            "wrong_phase." + stage, role=role, act=Ref("act", n.act), phase=PHASE_NAMES[m.phase], side=deciding
+        )
+    return None
+
+
+def _c_signal_forbidden(m: MatchState, n: _Norm) -> Reason | None:
+    if not m._t.signals_allowed:
+        return Reason("signal_forbidden.never")
+    if m.mode == TWENTY_TWENTY and m._t.tt_signals_forbidden:
+        return Reason("signal_forbidden.twenty_twenty")
+    return None
+
+
+def _c_bid_closed_twenty(m: MatchState, n: _Norm) -> Reason | None:
+    if m.mode == TWENTY and m._t.twenty_bids_closed:
+        return Reason("bid_closed_twenty", side=Ref("side", m._t.side_ids[m.twenty_side]), at=m._t.twenty_at)
+    return None
+
+
+def _c_bid_closed_tt(m: MatchState, n: _Norm) -> Reason | None:
+    if m.mode == TWENTY_TWENTY and m._t.tt_bids_closed:
+        return Reason("bid_closed_twenty_twenty")
+    return None
+
+
+def _c_decision_wrong_side(m: MatchState, n: _Norm) -> Reason | None:
+    if n.side != m.twenty_side:
+        return Reason("decision_wrong_side", side=Ref("side", m._t.side_ids[m.twenty_side]), at=m._t.twenty_at)
+    return None
+
+
+def _c_call_out_of_turn(m: MatchState, n: _Norm) -> Reason | None:
+    if n.seat != m._turn:
+        return Reason("call_out_of_turn", asked=_seat(m, m._turn), seat=_seat(m, n.seat))
+    return None
+
+
+def _c_not_your_turn(m: MatchState, n: _Norm) -> Reason | None:
+    if n.seat != m._turn:
+        return Reason("not_your_turn", due=_seat(m, m._turn), seat=_seat(m, n.seat))
+    return None
+
+
+def _c_card_not_held(m: MatchState, n: _Norm) -> Reason | None:
+    assert n.seat is not None
+    if n.card not in m.hands[n.seat]:
+        held = tuple(str(m._t.card(c)) for c in m.hands[n.seat])
+        card = str(m._t.card(n.card)) if n.card is not None else "?"
+        return Reason("card_not_held", seat=_seat(m, n.seat), held=Ref("cards", held), card=Ref("card", card))
+    return None
+
+
+def _c_bid_out_of_turn(m: MatchState, n: _Norm) -> Reason | None:
+    t = m._t
+    assert n.seat is not None
+    if n.seat != m._turn:
+        return Reason("bid_out_of_turn.not_in_turn", due=_seat(m, m._turn), seat=_seat(m, n.seat))
+    if m.phase == CARD:
+        return Reason("bid_out_of_turn.owes_card", seat=_seat(m, n.seat))
+    if m.level == 0 and t.opening_tricks is not None and m.trick_number not in t.opening_tricks:
+        return Reason(
+            "bid_out_of_turn.trick", tricks=Ref("numbers", tuple(sorted(t.opening_tricks))), trick=m.trick_number
+        )
+    if m.level > 0 and not t.later_raise and m.phase != ANSWER:
+        return Reason("bid_out_of_turn.answer_only")
+    return None
+
+
+def _c_refuse_no_bid(m: MatchState, n: _Norm) -> Reason | None:
+    if m.phase == PLAY:
+        if m.level:
+            return Reason("refuse_no_bid.accepted", bid=Ref("bid", m._t.bid_tokens[m.level]))
+        return Reason("refuse_no_bid.none")
+    return None
+
+
+def _c_refuse_not_follower(m: MatchState, n: _Norm) -> Reason | None:
+    t = m._t
+    assert n.seat is not None
+    if m.phase == CARD:
+        return Reason("refuse_not_follower.before_card", bidder=_seat(m, m._bidder))
+    if t.refusal_any_opponent:
+        if t.side_of[n.seat] == m._bside:
+            return Reason("refuse_not_follower.bidding_side", seat=_seat(m, n.seat))
+        return None
+    if n.seat != m._turn:
+        return Reason("refuse_not_follower.not_follower", follower=_seat(m, m._turn), seat=_seat(m, n.seat))
+    return None
+
+
+def _c_raise_from_last(m: MatchState, n: _Norm) -> Reason | None:
+    t = m._t
+    if not t.last_bids and len(m.tcards) == t.n - 1:
+        return Reason("raise_from_last", seat=_seat(m, n.seat), trick=m.trick_number)
+    return None
+
+
+def _c_raise_own_side(m: MatchState, n: _Norm) -> Reason | None:
+    t = m._t
+    assert n.seat is not None
+    if m.level > 0 and not t.raise_any_side and t.side_of[n.seat] == m._bside:
+        return Reason(
+            "raise_own_side",
+            seat=_seat(m, n.seat),
+            bid=Ref("bid", t.bid_tokens[m.level]),
+            bidder=_seat(m, m._bidder),
+            side=Ref("side", t.side_ids[m._bside]),
+        )
+    return None
+
+
+def _c_raise_past_top(m: MatchState, n: _Norm) -> Reason | None:
+    if m.level == m._t.top:
+        return Reason("raise_past_top", bid=Ref("bid", m._t.bid_tokens[m.level]))
+    return None
+
+
+def _c_raise_jump(m: MatchState, n: _Norm) -> Reason | None:
+    t = m._t
+    assert n.level is not None
+    if n.level <= m.level or (n.level > m.level + 1 and not t.jumps):
+        nxt = Ref("bid", t.bid_tokens[m.level + 1])
+        if m.level == 0:
+            return Reason("raise_jump.opening", value=t.values[0], next=nxt, to=Ref("bid", t.bid_tokens[n.level]))
+        return Reason(
+            "raise_jump", now=Ref("bid", t.bid_tokens[m.level]), next=nxt, to=Ref("bid", t.bid_tokens[n.level])
+        )
+    return None
+
+
+_ACT_WORDS = ("play", "raise", "refuse", "decide_play", "decide_decline", "call_pass", "call_play", "signal")
+
+
+_CHECKS: dict[str, tuple[Check, frozenset[str]]] = {
+    # code: (check, the acts it applies to)
+    "UNKNOWN_SEAT": (_c_unknown_seat, frozenset({"play", "raise", "refuse", "call_pass", "call_play", "signal"})),
+    "UNKNOWN_SIDE": (_c_unknown_side, frozenset({"decide_play", "decide_decline"})),
+    "CARD_MALFORMED": (_c_card_malformed, frozenset({"play"})),
+    "UNKNOWN_BID": (_c_unknown_bid, frozenset({"raise"})),
+    "SIGNAL_UNKNOWN": (_c_signal_unknown, frozenset({"signal"})),
+    "MATCH_OVER": (_c_match_over, frozenset(_ACT_WORDS)),
+    "NO_DEAL": (_c_no_deal, frozenset(_ACT_WORDS)),
+    "WRONG_PHASE": (_c_wrong_phase, frozenset(_ACT_WORDS)),
+    "SIGNAL_FORBIDDEN": (_c_signal_forbidden, frozenset({"signal"})),
+    "BID_CLOSED_TWENTY": (_c_bid_closed_twenty, frozenset({"raise"})),
+    "BID_CLOSED_TWENTY_TWENTY": (_c_bid_closed_tt, frozenset({"raise"})),
+    "DECISION_WRONG_SIDE": (_c_decision_wrong_side, frozenset({"decide_play", "decide_decline"})),
+    "CALL_OUT_OF_TURN": (_c_call_out_of_turn, frozenset({"call_pass", "call_play"})),
+    "NOT_YOUR_TURN": (_c_not_your_turn, frozenset({"play"})),
+    "CARD_NOT_HELD": (_c_card_not_held, frozenset({"play"})),
+    "BID_OUT_OF_TURN": (_c_bid_out_of_turn, frozenset({"raise"})),
+    "REFUSE_NO_BID": (_c_refuse_no_bid, frozenset({"refuse"})),
+    "REFUSE_NOT_FOLLOWER": (_c_refuse_not_follower, frozenset({"refuse"})),
+    "RAISE_FROM_LAST": (_c_raise_from_last, frozenset({"raise"})),
+    "RAISE_OWN_SIDE": (_c_raise_own_side, frozenset({"raise"})),
+    "RAISE_PAST_TOP": (_c_raise_past_top, frozenset({"raise"})),
+    "RAISE_JUMP": (_c_raise_jump, frozenset({"raise"})),
+}
+# ACTION_MALFORMED is found when reading an action, before any check.
+CHECKED_CODES = frozenset(_CHECKS) | {"ACTION_MALFORMED"}
+
+
+def _checks_for(t: Tables, act: str) -> list[tuple[str, Check]]:
+    cache: dict[str, list[tuple[str, Check]]] | None = t.__dict__.get("_checks")
+    if cache is None:
+        cache = {}
+        t.__dict__["_checks"] = cache
+    found = cache.get(act)
+    if found is None:
+        codes = sorted((c for c, (_, acts) in _CHECKS.items() if act in acts), key=lambda c: t.precedence[c])
+        found = cache[act] = [(c, _CHECKS[c][0]) for c in codes]
+    return found
+
+
+assert {c for pair in REQUIRED_ORDER for c in pair} <= CHECKED_CODES  # the order speaks of these checks

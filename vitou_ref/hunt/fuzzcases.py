@@ -1,0 +1,195 @@
+"""Drawing fuzz matches: the mistakes to try, a drawn match played on the reference, and answers compared."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.actions import Malformed, action_from_json
+from ..engine.match import Match
+from ..engine.tables import Tables
+from ..protocol.server import _structural_code
+from ..protocol.wire import canonical, printable, same
+from ..rules.cards import ALL_CARDS
+from ..rules.errors import IllegalAction
+
+MAX_ACTIONS = 160
+STARTS: tuple[tuple[int, int], ...] = ((0, 0), (17, 15), (19, 19), (20, 14), (14, 20), (20, 19), (20, 20), (18, 20))
+
+
+@dataclass
+class Case:
+    setup: dict[str, Any]
+    actions: list[Any]
+
+
+@dataclass
+class Divergence:
+    case: Case
+    where: str  # "step N", "legal", "final", "errored", "fault"
+    expected: Any
+    actual: Any
+    reference: dict[str, Any] = field(default_factory=dict)
+    before: list[Case] = field(default_factory=list)  # what the process was sent before, in order
+
+    def describe(self) -> str:
+        e = printable(json.dumps(self.expected, sort_keys=True, ensure_ascii=False), 600)
+        a = printable(json.dumps(self.actual, sort_keys=True, ensure_ascii=False), 600)
+        action = ""
+        if self.where.startswith("step "):
+            raw = self.case.actions[int(self.where.split()[1]) - 1]
+            action = f" ({printable(json.dumps(raw, ensure_ascii=False), 200)})"
+        return f"{self.where}{action}: expected {e}, got {a}"
+
+
+def universe(t: Tables) -> list[Any]:
+    """Actions to try where they do not belong: every kind of mistake an implementation must refuse."""
+    out: list[Any] = []
+    for seat in t.seat_ids:
+        out += [{"seat": seat, "act": "play", "card": str(c)} for c in ALL_CARDS]
+        out += [{"seat": seat, "act": "raise", "to": tok} for tok in t.bid_tokens[1:]]
+        out += [
+            {"seat": seat, "act": "refuse"},
+            {"seat": seat, "act": "pass"},
+            {"seat": seat, "act": "play_hand"},
+            {"seat": seat, "act": "signal", "signal": "ten"},
+            {"seat": seat, "act": "signal", "signal": "wink"},
+            {"seat": seat, "act": "raise", "to": 4},
+            {"seat": seat, "act": "play", "card": "1S"},
+        ]
+    for side in t.side_ids:
+        out += [{"side": side, "act": "play_hand"}, {"side": side, "act": "decline_hand"}]
+    out += [
+        {"seat": "X", "act": "play", "card": "AS"},
+        {"seat": t.seat_ids[0], "act": "dance"},
+        {"act": "play"},
+        "N AS",
+    ]
+    return out
+
+
+def make_case(
+    t: Tables, seed: int, start: int, length: int, illegal: int, tries: list[Any]
+) -> tuple[Case, dict[str, Any]]:
+    """The match a drawn example stands for, and the reference's answer to it, built in one pass.
+
+    Play follows a policy seeded by ``seed``: a legal action, or with
+    probability ``illegal`` percent one of ``tries`` (wrong seat, card not
+    held, bids where they are forbidden, malformed actions).
+    """
+    rng = random.Random(seed)
+    a, b = STARTS[start % len(STARTS)]
+    score = {t.side_ids[0]: a, t.side_ids[1]: b}
+    use_draw = rng.random() < 0.25
+    m = (
+        Match(t, rng=rng, score=score)
+        if use_draw
+        else Match(t, dealer=t.seat_ids[rng.randrange(t.n)], rng=rng, score=score)
+    )
+    setup: dict[str, Any] = {"score": score}
+    if use_draw:
+        setup["draw"] = [{s: str(t.card(c)) for s, c in r.items()} for r in m.draw_rounds]
+    else:
+        setup["dealer"] = m.dealer
+    deals: list[dict[str, list[str]]] = []
+
+    def note_deal() -> None:
+        if m.deals_used() > len(deals) and m.dealt:
+            deals.append({s: [str(t.card(c)) for c in m.dealt[i]] for i, s in enumerate(t.seat_ids)})
+
+    note_deal()
+    j = t.as_json
+    legal_actions = m.legal_actions()
+    legal = [j(x) for x in legal_actions]
+    ref: dict[str, Any] = {"legal": legal, "steps": []}
+    actions: list[Any] = []
+    rand = rng.random
+    for _ in range(length):
+        if not legal:
+            break
+        c = int(rand() * 65536)
+        try:
+            if c % 100 >= 100 - illegal:
+                action: Any = tries[(c // 100) % len(tries)]
+                actions.append(action)
+                events = m.apply(action_from_json(action))
+            else:
+                pick = legal_actions[(c // 100) % len(legal_actions)]
+                actions.append(legal[(c // 100) % len(legal)])
+                events = m.apply(pick)
+        except Malformed as exc:
+            ref["steps"].append({"ok": False, "error": _structural_code(t, action, exc.code)})
+            continue
+        except IllegalAction as exc:
+            ref["steps"].append({"ok": False, "error": exc.code})
+            continue
+        if events:  # a new deal is only ever taken when a hand ends
+            note_deal()
+        legal_actions = m.legal_actions()
+        legal = [j(x) for x in legal_actions]
+        ref["steps"].append({"ok": True, "events": [e.to_json() for e in events], "legal": legal})
+    ref["final"] = {"score": m.score, "dealer": m.dealer, "winner": m.winner}
+    setup["deals"] = deals
+    return Case(setup, actions), ref
+
+
+def _same_set(a: Any, b: Any) -> bool:
+    # Legal sets compare as sets; the same order, the usual case, is the fast one. Types count: true is not 1.
+    return same(a, b) or (isinstance(b, list) and sorted(map(canonical, a)) == sorted(map(canonical, b)))
+
+
+def compare(case: Case, ref: dict[str, Any], got: Any) -> Divergence | None:
+    """The first place the implementation's answer differs from the reference's."""
+
+    def div(where: str, e: Any, a: Any) -> Divergence:
+        return Divergence(case, where, e, a, ref)
+
+    if not isinstance(got, dict):
+        return div("answer", "a JSON object", got)
+    if ref.get("errored"):
+        return (
+            None
+            if got.get("errored") is True
+            else div("errored", {"errored": True}, {k: got.get(k) for k in ("legal", "final")})
+        )
+    if got.get("errored") is True:
+        return div("errored", {"errored": False}, got)
+    if not isinstance(got.get("steps"), list) or len(got["steps"]) != len(ref["steps"]):
+        return div("steps", f"{len(ref['steps'])} steps", got.get("steps"))
+    if not _same_set(ref["legal"], got.get("legal")):
+        return div("legal", ref["legal"], got.get("legal"))
+    for i, (r, g) in enumerate(zip(ref["steps"], got["steps"]), 1):
+        if not isinstance(g, dict) or r.get("ok") is not g.get("ok"):
+            return div(f"step {i}", r, g)
+        if not r["ok"]:
+            if not same(r["error"], g.get("error")):
+                return div(f"step {i}", r, g)
+            continue
+        if not same(r["events"], g.get("events")):
+            return div(f"step {i}", {"events": r["events"]}, {"events": g.get("events")})
+        if not _same_set(r["legal"], g.get("legal")):
+            return div(f"step {i}", {"legal": r["legal"]}, {"legal": g.get("legal")})
+    if not same(ref["final"], got.get("final")):
+        return div("final", ref["final"], got.get("final"))
+    return None
+
+
+def batches(most: int) -> Any:
+    """Batches of drawn matches (seed, start, length), the size drawn first so that it shrinks to one match.
+
+    The seed fixes the deals, the first dealer and every choice of action;
+    the start picks a score from STARTS (0-0, or one near the endings, where
+    the rules are densest); the length is how many actions to play at most.
+    """
+    from hypothesis import strategies as st
+
+    seeds, starts, lengths = st.integers(0, 2**32 - 1), st.integers(0, len(STARTS) - 1), st.integers(0, MAX_ACTIONS)
+
+    @st.composite
+    def draw(draw: Any) -> list[tuple[int, int, int]]:
+        # Three draws per match rather than a tuple strategy: the same choices, drawn faster.
+        return [(draw(seeds), draw(starts), draw(lengths)) for _ in range(draw(st.integers(1, most)))]
+
+    return draw()

@@ -1,0 +1,342 @@
+"""From the clauses' data to the interpreter's parameters, rule family by rule family, with the checks each needs."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+from .cards import Rank, Suit
+from .model import Gesture, LadderLevel, Params, ResolutionRow, SeatSpec, SideSpec, SuitSpec
+from .problems import Problem
+
+Path = tuple[object, ...]
+Locate = Callable[[str, str, Path], Problem]  # (code, message, path) -> located Problem
+DataOf = Callable[[str], tuple[Any, Path]]  # rule -> (the data of the clause that sets it, where that data is)
+Bad = Callable[[str, str, Path], None]  # records one located problem
+Fields = dict[str, Any]  # one family's share of the Params fields
+
+RULES = (
+    "deck",
+    "rank_order",
+    "seats",
+    "direction",
+    "draw",
+    "redraw",
+    "deal",
+    "dealer_rotation",
+    "first_lead",
+    "trick_compare",
+    "trick_tie",
+    "resolution",
+    "ladder",
+    "jumps",
+    "opening",
+    "last_position",
+    "raise_side",
+    "later_raise",
+    "refusal",
+    "target",
+    "twenty",
+    "twenty_bids",
+    "twenty_decline",
+    "twenty_play",
+    "twenty_twenty",
+    "twenty_twenty_bids",
+    "twenty_twenty_signals",
+    "twenty_twenty_ask",
+    "twenty_twenty_play",
+    "twenty_twenty_all_pass",
+    "twenty_twenty_all_tied",
+    "signals",
+    "signals_allowed",
+)
+
+
+def params_from(data_of: DataOf, locate: Locate, problems: list[Problem], strict: bool) -> Params | None:
+    """The interpreter's parameters, or None with every problem found appended to ``problems``.
+
+    ``strict=False`` skips the ladder's consistency checks (used only to build deliberate mutants).
+    """
+
+    def bad(code: str, message: str, path: Path) -> None:
+        problems.append(locate(code, message, path))
+
+    # The families run in this order so that problems are reported in it, and
+    # each one's figures are there for the checks of those after it.
+    deck = _deck(data_of, bad)
+    table = _table(data_of, bad, problems)
+    dealing = _dealing(data_of, bad, len(deck["ranks"]) * len(deck["suits"]), len(table["seats"]))
+    tricks = _tricks(data_of, bad, dealing["cards_each"])
+    bids = _bids(data_of, bad, strict, tricks["tricks"])
+    endings = _endings(data_of, bad)
+    signals = _signals(data_of, bad)
+    if problems:
+        return None
+    return Params(**deck, **table, **dealing, **tricks, **bids, **endings, **signals)
+
+
+def _deck(data_of: DataOf, bad: Bad) -> Fields:
+    deck = data_of("deck")[0]
+    ranks = tuple(Rank(r) for r in deck["ranks"])
+    suits = tuple(SuitSpec(Suit(s["id"]), s["name"], s["symbol"]) for s in deck["suits"])
+    order_data, order_at = data_of("rank_order")
+    order = tuple(Rank(r) for r in order_data["highest_first"])
+    if sorted(r.value for r in order) != sorted(r.value for r in ranks):
+        bad(
+            "RANK_ORDER_MISMATCH",
+            f"the rank order {[r.value for r in order]} must list exactly the pack's ranks {[r.value for r in ranks]}",
+            order_at + ("highest_first",),
+        )
+    return {"suits": suits, "ranks": ranks, "rank_order": order}
+
+
+def _table(data_of: DataOf, bad: Bad, problems: list[Problem]) -> Fields:
+    seats_data, seats_at = data_of("seats")
+    seats = tuple(SeatSpec(s["id"], s["name"]) for s in seats_data["seats"])
+    sides = tuple(SideSpec(s["id"], s["name"], tuple(s["seats"])) for s in seats_data["sides"])
+    seat_ids = [s.id for s in seats]
+    for i, sid in enumerate(seat_ids):
+        if seat_ids.index(sid) != i:
+            bad("SEAT_DUPLICATE", f"seat {sid!r} is listed twice", seats_at + ("seats", i, "id"))
+    side_ids = [s.id for s in sides]
+    for i, sid in enumerate(side_ids):
+        if side_ids.index(sid) != i:
+            bad("SIDE_DUPLICATE", f"side {sid!r} is listed twice", seats_at + ("sides", i, "id"))
+    owner: dict[str, str] = {}
+    for i, side in enumerate(sides):
+        for j, seat in enumerate(side.seats):
+            if seat not in seat_ids:
+                bad(
+                    "SIDES_PARTITION",
+                    f"side {side.id!r} names seat {seat!r}, which is not at the table",
+                    seats_at + ("sides", i, "seats", j),
+                )
+            elif seat in owner:
+                bad(
+                    "SIDES_PARTITION",
+                    f"seat {seat!r} belongs to both {owner[seat]!r} and {side.id!r}",
+                    seats_at + ("sides", i, "seats", j),
+                )
+            else:
+                owner[seat] = side.id
+    for seat in seat_ids:
+        if seat not in owner:
+            bad("SIDES_PARTITION", f"seat {seat!r} belongs to no side", seats_at + ("sides",))
+    if len(sides) != 2:
+        bad("SIDES_COUNT", f"the game is played by exactly two sides, not {len(sides)}", seats_at + ("sides",))
+    elif not problems:
+        # Seat order is judged only on a sound table: with any problem so far
+        # (the pack's included), its verdict would be noise.
+        sizes = {len(s.seats) for s in sides}
+        if len(sizes) != 1:
+            bad("SEATS_ORDER", "the two sides must have as many seats each", seats_at + ("sides",))
+        for i, seat in enumerate(seat_ids):
+            nxt = seat_ids[(i + 1) % len(seat_ids)]
+            if owner.get(seat) == owner.get(nxt):
+                bad(
+                    "SEATS_ORDER",
+                    f"partners sit side by side: {seat!r} and the next seat {nxt!r} are both in {owner.get(seat)!r}; partnerships and seat order disagree",
+                    seats_at + ("seats", i),
+                )
+                break
+    return {"seats": seats, "sides": sides, "next_is": data_of("direction")[0]["next"]}
+
+
+def _dealing(data_of: DataOf, bad: Bad, deck_size: int, players: int) -> Fields:
+    deal, deal_at = data_of("deal")
+    if deal["cards_each"] * players > deck_size:
+        bad(
+            "DEAL_TOO_LARGE",
+            f"{deal['cards_each']} cards to each of {players} players needs more than the {deck_size} cards of the pack",
+            deal_at + ("cards_each",),
+        )
+    return {
+        "draw_dealer": data_of("draw")[0]["dealer"],
+        "redraw_who": data_of("redraw")[0]["who"],
+        "cards_each": deal["cards_each"],
+        "deal_first": deal["first"],
+        "dealer_passes": data_of("dealer_rotation")[0]["passes"],
+        "first_leader": data_of("first_lead")[0]["leader"],
+    }
+
+
+def _tricks(data_of: DataOf, bad: Bad, cards_each: int) -> Fields:
+    res, res_at = data_of("resolution")
+    rows = tuple(ResolutionRow(r["id"], tuple(r["pattern"]), r["winner"], r["text"]) for r in res["rows"])
+    if res["tricks"] > cards_each:
+        bad(
+            "RESOLUTION_TRICKS",
+            f"a hand of {cards_each} cards cannot have {res['tricks']} tricks",
+            res_at + ("tricks",),
+        )
+    _check_resolution(rows, res["tricks"], res_at, bad)
+    tie = data_of("trick_tie")[0]
+    return {
+        "tie_same_side": tie["same_side"],
+        "tie_next_leader": tie["next_leader"],
+        "tricks": res["tricks"],
+        "resolution": rows,
+    }
+
+
+def _bids(data_of: DataOf, bad: Bad, strict: bool, tricks: int) -> Fields:
+    lad, lad_at = data_of("ladder")
+    ladder = (LadderLevel(None, lad["base"], None),) + tuple(
+        LadderLevel(lv["bid"], lv["value"], lv["refused"]) for lv in lad["levels"]
+    )
+    _check_ladder(ladder, lad_at, bad, strict)
+    opening, opening_at = data_of("opening")
+    tricks_open = None if opening["tricks"] == "any" else frozenset(opening["tricks"])
+    if tricks_open is not None and max(tricks_open) > tricks:
+        bad(
+            "OPENING_TRICKS",
+            f"a hand has {tricks} tricks; opening cannot be allowed in trick {max(tricks_open)}",
+            opening_at + ("tricks",),
+        )
+    refusal = data_of("refusal")[0]
+    return {
+        "ladder": ladder,
+        "jumps_allowed": data_of("jumps")[0]["allowed"],
+        "opening_tricks": tricks_open,
+        "last_position_bids": data_of("last_position")[0]["bids"] == "allowed",
+        "raise_by": data_of("raise_side")[0]["by"],
+        "later_raise": data_of("later_raise")[0]["allowed"],
+        "refusal_by": refusal["by"],
+        "refusal_pays": refusal["pays"],
+    }
+
+
+def _endings(data_of: DataOf, bad: Bad) -> Fields:
+    target = data_of("target")[0]["points"]
+    twenty, twenty_at = data_of("twenty")
+    if twenty["at"] >= target:
+        bad(
+            "TWENTY_AT_TARGET",
+            f"the twenty-point ending at {twenty['at']} must come below the target {target}",
+            twenty_at + ("at",),
+        )
+    tp = data_of("twenty_play")[0]
+    ttp = data_of("twenty_twenty_play")[0]
+    return {
+        "target": target,
+        "twenty_enabled": twenty["enabled"],
+        "twenty_at": twenty["at"],
+        "twenty_bids_closed": data_of("twenty_bids")[0]["bids"] == "closed",
+        "twenty_decline": data_of("twenty_decline")[0]["opponents"],
+        "twenty_win": tp["win"],
+        "twenty_win_takes_match": tp["win_takes_match"],
+        "twenty_lose": tp["lose"],
+        "tt_enabled": data_of("twenty_twenty")[0]["enabled"],
+        "tt_bids_closed": data_of("twenty_twenty_bids")[0]["bids"] == "closed",
+        "tt_signals_forbidden": data_of("twenty_twenty_signals")[0]["signals"] == "forbidden",
+        "tt_first": data_of("twenty_twenty_ask")[0]["first"],
+        "tt_win": ttp["win"],
+        "tt_leader": ttp["leader"],
+        "tt_all_pass_dealer": data_of("twenty_twenty_all_pass")[0]["dealer"],
+        "tt_all_tied_dealer": data_of("twenty_twenty_all_tied")[0]["dealer"],
+    }
+
+
+def _signals(data_of: DataOf, bad: Bad) -> Fields:
+    sig, sig_at = data_of("signals")
+    gestures = tuple(Gesture(g["id"], g["gesture"], g["means"]) for g in sig["gestures"])
+    gids = [g.id for g in gestures]
+    for i, gid in enumerate(gids):
+        if gids.index(gid) != i:
+            bad("GESTURE_DUPLICATE", f"gesture {gid!r} is listed twice", sig_at + ("gestures", i, "id"))
+    return {"gestures": gestures, "signals_allowed": data_of("signals_allowed")[0]["allowed"] == "always"}
+
+
+def relative_sequences(tricks: int) -> list[tuple[str, ...]]:
+    """Every sequence of trick results up to ``tricks`` long, A being the first side to win one."""
+    out: list[tuple[str, ...]] = []
+    for n in range(1, tricks + 1):
+        for seq in itertools.product("ABT", repeat=n):
+            first_win = next((x for x in seq if x != "T"), None)
+            if first_win in (None, "A"):
+                out.append(seq)
+    return out
+
+
+def _check_resolution(rows: tuple[ResolutionRow, ...], tricks: int, at: Path, bad: Bad) -> None:
+    by_pattern: dict[tuple[str, ...], list[int]] = {}
+    for i, row in enumerate(rows):
+        if [r.id for r in rows].index(row.id) != i:
+            bad("RESOLUTION_ROW_DUPLICATE", f"row id {row.id!r} is used twice", at + ("rows", i, "id"))
+        if len(row.pattern) > tricks:
+            bad(
+                "RESOLUTION_PATTERN",
+                f"row {row.id!r} has {len(row.pattern)} tricks, but a hand has {tricks}",
+                at + ("rows", i, "pattern"),
+            )
+        first_win = next((x for x in row.pattern if x != "T"), None)
+        if first_win == "B":
+            bad(
+                "RESOLUTION_PATTERN",
+                f"row {row.id!r}: A names the side that won the earliest won trick, so B cannot come before A",
+                at + ("rows", i, "pattern"),
+            )
+        if row.winner in ("A", "B") and row.winner not in row.pattern:
+            bad(
+                "RESOLUTION_PATTERN",
+                f"row {row.id!r} gives the hand to {row.winner}, a side that won no trick in its pattern",
+                at + ("rows", i, "winner"),
+            )
+        by_pattern.setdefault(row.pattern, []).append(i)
+    decided: set[tuple[str, ...]] = set()
+    used: set[int] = set()
+    for seq in relative_sequences(tricks):
+        if any(seq[:k] in decided for k in range(1, len(seq))):
+            continue
+        matches = by_pattern.get(seq, [])
+        if len(matches) > 1:
+            ids = ", ".join(repr(rows[i].id) for i in matches)
+            bad("RESOLUTION_AMBIGUOUS", f"rows {ids} all match the results {''.join(seq)}", at + ("rows", matches[1]))
+        if matches:
+            decided.add(seq)
+            used.add(matches[0])
+        elif len(seq) == tricks:
+            bad(
+                "RESOLUTION_INCOMPLETE",
+                f"no row decides a hand whose tricks went {' '.join(seq)} (A: the first side to win a trick, B: the other, T: tied)",
+                at + ("rows",),
+            )
+    for i, row in enumerate(rows):
+        if (
+            i not in used
+            and len(row.pattern) <= tricks
+            and row.pattern in by_pattern
+            and by_pattern[row.pattern][0] == i
+        ):
+            bad(
+                "RESOLUTION_UNREACHABLE",
+                f"row {row.id!r} can never apply: an earlier trick already decides every hand it would match",
+                at + ("rows", i, "pattern"),
+            )
+
+
+def _check_ladder(ladder: tuple[LadderLevel, ...], at: Path, bad: Bad, strict: bool) -> None:
+    bids: list[object] = []
+    values: list[int | str] = [ladder[0].value]
+    for i, level in enumerate(ladder[1:]):
+        where = at + ("levels", i)
+        if level.bid in bids:
+            bad("LADDER_DUPLICATE", f"bid {level.bid!r} appears twice on the ladder", where + ("bid",))
+        bids.append(level.bid)
+        prev = values[-1]
+        if prev == "match":
+            bad("LADDER_NOT_INCREASING", "no level can come after one worth the match", where + ("value",))
+        elif strict and level.value != "match" and int(level.value) <= int(prev):
+            bad(
+                "LADDER_NOT_INCREASING",
+                f"level {level.bid!r} is worth {level.value}, not more than the level below ({prev})",
+                where + ("value",),
+            )
+        if strict and level.refused not in values:
+            bad(
+                "REFUSAL_NOT_EARLIER",
+                f"a refused {level.bid!r} pays {level.refused}, which is not the value of an earlier level ({', '.join(map(str, values))})",
+                where + ("refused",),
+            )
+        values.append(level.value)
