@@ -272,7 +272,9 @@ def load_text(
         line = mark.line + 1 if mark is not None else None
         col = mark.column + 1 if mark is not None else None
         what = " ".join(x for x in (exc.context, exc.problem) if x) or "malformed YAML"
-        raise InputError([Problem("YAML_SYNTAX", what, source, line, col)]) from None
+        # PyYAML 6.0.4 and later refuse deep nesting themselves: the same problem as ours, under our code.
+        code = "YAML_TOO_DEEP" if "nesting depth" in what else "YAML_SYNTAX"
+        raise InputError([Problem(code, what, source, line, col)]) from None
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow; it knows only the offset
         at = exc.position
         line, col = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
