@@ -12,10 +12,10 @@ from typing import Any
 from ..engine.actions import Malformed, action_from_json
 from ..engine.tables import tables_for
 from ..protocol.client import Client, Fault
-from ..protocol.server import match_from_setup, run_case
+from ..protocol.server import match_from_setup
 from ..rules.errors import IllegalAction
 from ..rules.model import Ruleset
-from .fuzzcases import Case, Divergence, batches, compare, make_case, universe
+from .fuzzcases import Case, Divergence, batches, compare, make_case, reference_answer, universe
 from .fuzzfixture import fixture_for
 
 MAX_SESSION = 2000  # earlier matches kept to replay a divergence that needs them
@@ -183,15 +183,12 @@ class Fuzzer:
                 return self.session[max(0, i - MAX_SESSION) : i]
         return []
 
-    def reference(self, case: Case) -> dict[str, Any]:
-        return {k: v for k, v in run_case(self.t, case.setup, case.actions, 1).items() if k != "seq"}
-
     def diverges(self, case: Case, *, anyway: bool = False) -> Divergence | None:
         """Whether one concrete case still shows a divergence (used while shrinking, until the deadline)."""
         if self.out_of_time() and not anyway:
             return None
         (got,) = self.ask([case])
-        return self.judge(case, self.reference(case), got)
+        return self.judge(case, reference_answer(self.t, case), got)
 
     def reproduce(self, d: Divergence) -> Divergence | None:
         """The divergence seen again on a fresh start of the implementation, or None.

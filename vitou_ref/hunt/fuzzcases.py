@@ -10,7 +10,7 @@ from typing import Any
 from ..engine.actions import Malformed, action_from_json
 from ..engine.match import Match
 from ..engine.tables import Tables
-from ..protocol.server import _structural_code
+from ..protocol.server import _structural_code, run_case
 from ..protocol.wire import canonical, printable, same
 from ..rules.cards import ALL_CARDS
 from ..rules.errors import IllegalAction
@@ -42,6 +42,11 @@ class Divergence:
             raw = self.case.actions[int(self.where.split()[1]) - 1]
             action = f" ({printable(json.dumps(raw, ensure_ascii=False), 200)})"
         return f"{self.where}{action}: expected {e}, got {a}"
+
+
+def reference_answer(t: Tables, case: Case) -> dict[str, Any]:
+    """The reference's answer to ``case``, without the envelope's seq: what an implementation's answer is held to."""
+    return {k: v for k, v in run_case(t, case.setup, case.actions, 1).items() if k != "seq"}
 
 
 def universe(t: Tables) -> list[Any]:

@@ -7,10 +7,9 @@ import json
 from typing import Any
 
 from ..engine.tables import tables_for
-from ..protocol.server import run_case
 from ..protocol.wire import printable
 from ..rules.model import Ruleset
-from .fuzzcases import Divergence
+from .fuzzcases import Divergence, reference_answer
 
 
 def _expectation(ref: dict[str, Any]) -> dict[str, Any]:
@@ -35,7 +34,7 @@ def fixture_for(
     t = tables_for(rules)
     cases: list[dict[str, Any]] = []
     for i, earlier in enumerate(d.before, 1):
-        ref = {k: v for k, v in run_case(t, earlier.setup, earlier.actions, 1).items() if k != "seq"}
+        ref = reference_answer(t, earlier)
         cases.append(
             {
                 "id": f"{case_id}-{i:04d}",

@@ -22,13 +22,6 @@ START = b'{"cmd":"start","protocol":1}\n'
 STOP = b'{"cmd":"stop"}\n'
 PROTOCOL = 1
 
-# Fault kinds after which the stream can no longer be trusted to be in step:
-# the connection is dropped (and, under certify, restarted).
-DESYNC = frozenset(
-    {"timeout", "exited", "too_long", "encoding", "json", "depth", "number", "not_object", "seq", "extra_line"}
-)
-
-
 @dataclass(frozen=True)
 class Hello:
     """What the peer said of itself in its answer to ``start``."""
@@ -147,13 +140,6 @@ class Client:
             self.conn.kill()
             self.conn = None
 
-    @property
-    def running(self) -> bool:
-        return self.conn is not None and self.conn.proc is not None
-
-    def stderr_tail(self, limit: int = 400) -> str:
-        return _wire.printable(self.conn.stderr_tail(limit), limit) if self.conn is not None else ""
-
     # ------------------------------------------------------------ requests
 
     def next_seq(self) -> int:
@@ -203,4 +189,4 @@ class Client:
         return answer
 
 
-__all__ = ["DESYNC", "START", "STOP", "Client", "Fault", "Hello", "describe_line", "handshake_problem"]
+__all__ = ["START", "STOP", "Client", "Fault", "Hello", "describe_line", "handshake_problem"]
