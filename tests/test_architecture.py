@@ -52,8 +52,10 @@ def test_the_contract_catches_an_upward_import_even_inside_a_function(copy_of_th
         f"{len((copy_of_the_package / 'vitou_ref/rules/model.py').read_text().splitlines())}: upward import: "
         "rules (layer 0) imports vitou_ref.kit.fixtures (room kit, layer 3)"
     )
-    # kit imports rules.model, so the same line also closes a cycle, reported on its own.
-    assert problems[1:] == ["cycle: vitou_ref.kit.fixtures -> vitou_ref.rules.model -> vitou_ref.kit.fixtures"]
+    # kit imports rules, so the same line also closes a cycle through rules.model, reported on its own.
+    (cycle,) = problems[1:]
+    assert cycle.startswith("cycle: vitou_ref.kit.fixtures -> ") and cycle.endswith(" -> vitou_ref.kit.fixtures")
+    assert "vitou_ref.rules.model" in cycle
 
 
 def test_the_contract_catches_a_cycle_inside_a_room(copy_of_the_package: Path) -> None:
@@ -104,11 +106,7 @@ def _packages_named_in_the_code_map() -> set[str]:
 
 
 def _packages_that_exist() -> set[str]:
-    return {
-        p.parent.relative_to(ROOT).as_posix()
-        for p in PACKAGE.rglob("__init__.py")
-        if "_data" not in p.parts
-    }
+    return {p.parent.relative_to(ROOT).as_posix() for p in PACKAGE.rglob("__init__.py") if "_data" not in p.parts}
 
 
 def test_architecture_md_names_every_package_and_only_those() -> None:

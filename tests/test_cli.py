@@ -13,7 +13,7 @@ from vitou_ref.cli import main
 def test_match_prints_a_readable_account(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["match", "--seed", "11"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("vitou/1.0.0, seed 11")
+    assert out.startswith("vitou/1.1.0, seed 11")
     assert "deals first" in out and "hand 1: dealer" in out and "final score:" in out
     # The same seed tells the same story.
     assert main(["match", "--seed", "11"]) == 0

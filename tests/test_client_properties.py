@@ -22,7 +22,11 @@ SMALL = str(Path(__file__).parent / "data" / "small_suite.yaml")
 SUITE = load_suite(SMALL)
 CASES = SUITE.applicable("vitou/1.0.0")
 TABLES = tables_for(load_ruleset("vitou/1.0.0"))
-GOOD_HELLO = {"protocol": 1, "implementation": {"name": "x", "version": "1", "language": "y"}, "rulesets": ["vitou/1.0.0"]}
+GOOD_HELLO = {
+    "protocol": 1,
+    "implementation": {"name": "x", "version": "1", "language": "y"},
+    "rulesets": ["vitou/1.0.0"],
+}
 
 
 class ScriptedConnection:
@@ -83,9 +87,17 @@ def _line(value: Any) -> bytes:
     return json.dumps(value).encode()
 
 
-scalars = st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8)
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8)
+)
 json_values = st.recursive(
-    scalars, lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=6), kids, max_size=4), max_leaves=20
+    scalars,
+    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=6), kids, max_size=4),
+    max_leaves=20,
 )
 
 

@@ -28,7 +28,7 @@ def certify(*args: str) -> int:
 def test_the_reference_is_conformant_on_the_whole_suite(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["certify"]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[-1].startswith("CONFORMANT vitou/1.0.0: ")
+    assert out.splitlines()[-1].startswith("CONFORMANT vitou/1.1.0: ")
 
 
 @pytest.mark.parametrize(
@@ -66,7 +66,7 @@ def test_wrong_answers_are_failures_with_the_first_difference(capsys: pytest.Cap
     out = capsys.readouterr().out
     assert "FAILED VT-0002" in out and "final: final state: expected" in out
     assert out.splitlines()[-1].startswith(
-        "NOT CONFORMANT vitou/1.0.0: 2/4 cases"
+        "NOT CONFORMANT vitou/1.1.0: 2/4 cases"
     )  # VT-0004 expects an errored request
 
 
@@ -138,7 +138,7 @@ def test_junit_and_saved_failures(tmp_path: Path, capsys: pytest.CaptureFixture[
 def test_only_smoke_and_formats(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["certify", "--suite", SMALL, "--only", "VT-000[12]", "--format", "markdown"]) == 0
     md = capsys.readouterr().out
-    assert "**CONFORMANT vitou/1.0.0: 2/2 cases" in md
+    assert "**CONFORMANT vitou/1.1.0: 2/2 cases" in md
     assert main(["certify", "--smoke", "--validate-protocol"]) == 0
     assert "3/3 cases" in capsys.readouterr().out
     assert main(["certify", "--suite", SMALL, "--only", "NOPE-*"]) == 2

@@ -341,7 +341,7 @@ def test_a_records_ruleset_is_a_shipped_name_never_a_path(tmp_path: Path, monkey
     (tmp_path / "game.yaml").write_text(DISPUTE.replace("vitou/1.0.0", "club-nice/1.0.0"), encoding="utf-8")
     status, output = run(["audit", "game.yaml"])
     check(status, output, 2, "RECORD_RULESET_UNKNOWN", "game.yaml", line=True)
-    assert "vitou/1.0.0, vitou-2p/1.0.0" in output  # the shipped names are listed
+    assert "vitou/1.0.0, vitou/1.1.0, vitou-2p/1.0.0" in output  # the shipped names are listed
     with pytest.raises(UnknownRuleset):
         load_ruleset("club-nice/1.0.0")
     assert load_ruleset("./club-nice/1.0.0").name == "club-nice/1.0.0"  # a path, given explicitly

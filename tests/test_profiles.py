@@ -18,7 +18,8 @@ EXAMPLES = ROOT / "docs" / "examples"
 
 
 def test_every_shipped_profile_resolves_to_a_complete_ruleset() -> None:
-    assert shipped_names()[0] == "vitou/1.0.0" and sorted(shipped_names()[1:]) == sorted(PROFILES)
+    # Base rules first, oldest version first; every shipped profile extends the version it was written for.
+    assert shipped_names()[:2] == ["vitou/1.0.0", "vitou/1.1.0"] and sorted(shipped_names()[2:]) == sorted(PROFILES)
     base = load_ruleset("vitou/1.0.0")
     for name in PROFILES:
         rules = load_ruleset(name)
@@ -176,11 +177,11 @@ def test_resolve_prints_the_whole_ruleset(capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_diff_lists_what_changed_clause_by_clause(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["profile", "diff", "vitou", "vitou-partners-tie"]) == 0
+    assert main(["profile", "diff", "vitou/1.0.0", "vitou-partners-tie"]) == 0
     out = capsys.readouterr().out
     assert "~ trick.tie -> pt.tie" in out and "data same_side: tie -> first_played_wins" in out
     assert "- clarification 1" in out and "+ clarification 101" in out
-    assert main(["profile", "diff", "vitou", "vitou-anticlockwise", "--format", "json"]) == 0
+    assert main(["profile", "diff", "vitou/1.0.0", "vitou-anticlockwise", "--format", "json"]) == 0
     d = json.loads(capsys.readouterr().out)
     (change,) = d["clauses"]
     assert change["kind"] == "replaced" and change["data"] == {"next": {"a": "left", "b": "right"}}
@@ -211,7 +212,7 @@ def test_write_your_own_variant_walkthrough(capsys: pytest.CaptureFixture[str]) 
     capsys.readouterr()
     assert main(["certify", "--rules", house, "--ruleset", "club-nice/1.0.0", "--suite", cases]) == 0
     last = capsys.readouterr().out.splitlines()[-1]
-    assert last.startswith("CONFORMANT club-nice/1.0.0: 2/2 cases, 2/2 clauses; certified: vitou-ref ")
+    assert last.startswith("CONFORMANT club-nice/1.0.0: 4/4 cases, 10/10 clauses; certified: vitou-ref ")
 
 
 def test_the_anticlockwise_suite_is_the_mirror_of_the_base_suite() -> None:

@@ -6,6 +6,8 @@ import json
 import sys
 from pathlib import Path
 
+from vitou_ref.rules.conditions import ACTS
+
 SIDE_REL = {"enum": ["next", "previous"]}
 ID = {"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9_-]{0,15}$"}
 RANK = {"enum": ["10", "9", "A", "K", "Q", "J", "8", "7"]}
@@ -319,6 +321,25 @@ def rules_schema() -> dict:
                     "code": {"type": "string", "pattern": "^[A-Z][A-Z0-9_]*$"},
                     "clause": {"$ref": "#/$defs/clause_id"},
                     "summary": TEXT,
+                    "condition": {
+                        "type": "string",
+                        "pattern": "^[a-z][a-z_]*$",
+                        "description": "The named condition the interpreter evaluates for this code.",
+                    },
+                    "acts": {
+                        "type": "array",
+                        "minItems": 1,
+                        "uniqueItems": True,
+                        "items": {"enum": list(ACTS)},
+                        "description": "The acts the condition judges: play, raise, refuse, signal; decide_play "
+                        "and decide_decline (the side at twenty: play_hand, decline_hand); call_pass and call_play "
+                        "(the seat asked at 20-20: pass, play_hand).",
+                    },
+                    "when": {
+                        **TEXT,
+                        "description": "The exact condition in words: when an action of one of these acts gets "
+                        "this code, every code above it having been ruled out.",
+                    },
                 },
             },
             "data": RULE_DATA,

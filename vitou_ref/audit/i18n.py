@@ -20,10 +20,22 @@ def clause_words(clause: Clause, lang: str) -> tuple[str, str]:
     return clause.title, clause.text
 
 
+# A translation is kept under the ruleset's id (``vitou``), so that a new
+# version whose English is unchanged needs no new translation; a version whose
+# English differs from the latest keeps its own under its full name
+# (``vitou/1.0.0``), which is looked up first.
+
+
+def _by_version(section: dict[str, Any], name: str) -> Any:
+    return section.get(name) or section.get(name.partition("/")[0]) or {}
+
+
 def clarification_words(k: Clarification, lang: str) -> tuple[str, str, str]:
     """(title, ruling, reason) of a clarification in ``lang``."""
     if lang != "en":
-        t = catalog(lang).get("clarifications", {}).get(k.origin, {}).get(str(k.number))
+        section = catalog(lang).get("clarifications", {})
+        n = str(k.number)
+        t = (section.get(k.origin) or {}).get(n) or (section.get(k.origin.partition("/")[0]) or {}).get(n)
         if isinstance(t, dict) and all(t.get(x) for x in ("title", "ruling", "reason")):
             return str(t["title"]), str(t["ruling"]), str(t["reason"])
     return k.title, k.ruling, k.reason
@@ -32,7 +44,7 @@ def clarification_words(k: Clarification, lang: str) -> tuple[str, str, str]:
 def ruleset_words(rules: Ruleset, lang: str) -> tuple[str, str]:
     """(title, summary) of a ruleset in ``lang``."""
     if lang != "en":
-        t = catalog(lang).get("rulesets", {}).get(rules.name)
+        t = _by_version(catalog(lang).get("rulesets", {}), rules.name)
         if isinstance(t, dict) and t.get("title") and t.get("summary"):
             return str(t["title"]), str(t["summary"])
     return rules.title, rules.summary
@@ -44,6 +56,16 @@ def error_words(rules: Ruleset, code: str, lang: str) -> str:
         if t:
             return str(t)
     return rules.error(code).summary
+
+
+def error_when_words(rules: Ruleset, code: str, lang: str) -> str:
+    """The exact condition of an error code in ``lang`` ("" where the ruleset states none)."""
+    when = rules.error(code).when
+    if when and lang != "en":
+        t = catalog(lang).get("errors_when", {}).get(code)
+        if t:
+            return str(t)
+    return when
 
 
 def decision_words(rules: Ruleset, index: int, decision: dict[str, Any], lang: str) -> dict[str, str]:
@@ -62,22 +84,39 @@ def english_texts(rules_list: list[Ruleset]) -> dict[str, str]:
     for section, value in catalog("en").items():
         if section not in ("language", "language_name"):
             _flat(section, value, out)
-    for rules in rules_list:
+    latest: dict[str, str] = {}  # key under the ruleset id -> its English in the latest version
+    for rules in sorted(rules_list, key=lambda r: _version_key(r.version), reverse=True):
         for c in rules.clauses:
             out.setdefault(f"clauses.{c.id}", f"title: {c.title} | text: {c.text}")
         for k in rules.clarifications:
-            out.setdefault(
-                f"clarifications.{k.origin}.{k.number}", f"title: {k.title} | ruling: {k.ruling} | reason: {k.reason}"
-            )
+            english = f"title: {k.title} | ruling: {k.ruling} | reason: {k.reason}"
+            _versioned(out, latest, "clarifications", k.origin, str(k.number), english)
         for e in rules.errors:
             out.setdefault(f"errors.{e.code}", e.summary)
-        out[f"rulesets.{rules.name}"] = f"title: {rules.title} | summary: {rules.summary}"
+            if e.when:
+                out.setdefault(f"errors_when.{e.code}", e.when)
+        _versioned(out, latest, "rulesets", rules.name, "", f"title: {rules.title} | summary: {rules.summary}")
         if rules.profile:
             for i, d in enumerate(thaw(rules.profile).get("decisions", [])):
                 out[f"decisions.{rules.name}.{i}"] = (
                     f"topic: {d['topic']} | decision: {d['decision']} | reason: {d['reason']}"
                 )
     return out
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in version.split(".") if x.isdigit())
+
+
+def _versioned(out: dict[str, str], latest: dict[str, str], section: str, name: str, item: str, english: str) -> None:
+    """Key ``english`` under the ruleset id, or under the full name when it differs from the latest version's."""
+    tail = f".{item}" if item else ""
+    shared = f"{section}.{name.partition('/')[0]}{tail}"
+    if shared not in latest:
+        latest[shared] = english
+        out[shared] = english
+    elif latest[shared] != english:
+        out[f"{section}.{name}{tail}"] = english
 
 
 def _flat(prefix: str, value: Any, out: dict[str, str]) -> None:
@@ -100,7 +139,7 @@ def _lookup(own: dict[str, Any], key: str) -> Any:
     if section in ("clarifications", "decisions"):
         origin, _, number = rest.rpartition(".")
         return (node or {}).get(origin, {}).get(number)
-    if section in ("clauses", "errors", "rulesets"):
+    if section in ("clauses", "errors", "errors_when", "rulesets"):
         return (node or {}).get(rest)
     return _walk(node, rest)
 

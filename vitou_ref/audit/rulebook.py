@@ -13,7 +13,14 @@ from ..kit.fixtures import Case, load_suite
 from ..protocol.server import run_case
 from ..rules.model import Clause, Ruleset, thaw
 from .audit import Words
-from .i18n import clarification_words, clause_words, decision_words, error_words, ruleset_words
+from .i18n import (
+    clarification_words,
+    clause_words,
+    decision_words,
+    error_when_words,
+    error_words,
+    ruleset_words,
+)
 
 EXAMPLES_PER_CLAUSE = 2
 
@@ -156,9 +163,17 @@ def markdown(book: Book) -> str:
         out += [ruling, "", f"*{say('rulebook', 'reason')}:* {reason}", ""]
         out += [", ".join(f"[{x}](#{anchor('clause', x)})" for x in k.clauses), ""]
     out += ['<a id="errors"></a>', "", f"## {say('rulebook', 'errors')}", ""]
-    out += [f"| {say('rulebook', 'error_code')} | | {say('rulebook', 'enforces')} |", "|---|---|---|"]
+    out += [
+        f"| {say('rulebook', 'error_code')} | | {say('rulebook', 'acts')} | {say('rulebook', 'enforces')} |",
+        "|---|---|---|---|",
+    ]
     for e in rules.errors:
-        out.append(f"| `{e.code}` | {error_words(rules, e.code, lang)} | [{e.clause}](#{anchor('clause', e.clause)}) |")
+        words = error_words(rules, e.code, lang)
+        when = error_when_words(rules, e.code, lang)
+        if when:
+            words += f"<br>*{say('rulebook', 'when')}:* {when}"
+        acts = ", ".join(f"`{a}`" for a in e.acts)
+        out.append(f"| `{e.code}` | {words} | {acts} | [{e.clause}](#{anchor('clause', e.clause)}) |")
     out.append("")
     decisions = thaw(rules.profile).get("decisions", []) if rules.profile else []
     if decisions:
@@ -325,11 +340,17 @@ def _errors_html(book: Book) -> list[str]:
     e = html.escape
     parts = [
         f'<section id="errors"><h2>{e(say("rulebook", "errors"))}</h2><table>',
-        f"<tr><th>{e(say('rulebook', 'error_code'))}</th><th></th><th>{e(say('rulebook', 'enforces'))}</th></tr>",
+        f"<tr><th>{e(say('rulebook', 'error_code'))}</th><th></th><th>{e(say('rulebook', 'acts'))}</th>"
+        f"<th>{e(say('rulebook', 'enforces'))}</th></tr>",
     ]
     for err in rules.errors:
+        when = error_when_words(rules, err.code, lang)
+        words = e(error_words(rules, err.code, lang))
+        if when:
+            words += f"<br><em>{e(say('rulebook', 'when'))}:</em> {e(when)}"
+        acts = ", ".join(f"<code>{e(a)}</code>" for a in err.acts)
         parts.append(
-            f"<tr><td><code>{e(err.code)}</code></td><td>{e(error_words(rules, err.code, lang))}</td>"
+            f"<tr><td><code>{e(err.code)}</code></td><td>{words}</td><td>{acts}</td>"
             f'<td><a href="#{anchor("clause", err.clause)}">{e(err.clause)}</a></td></tr>'
         )
     parts.append("</table></section>")

@@ -27,7 +27,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     adapter.add_argument(
         "--mutant",
         metavar="NAME",
-        help="serve a deliberately wrong vitou/1.0.0, one that vitou mutants lists (default: none, the reference as it is)",
+        help="serve every version of vitou with one deliberate mistake that vitou mutants lists (default: none, the reference as it is)",
     )
     adapter.set_defaults(run=cmd_adapter)
 
@@ -45,15 +45,18 @@ def build_server(rules_file: str | None = None, mutant: str | None = None) -> Se
     if mutant is not None:
         from ..hunt.mutants import build_mutant
 
-        base = rulesets["vitou/1.0.0"]
-        rulesets[base.name] = build_mutant(base, mutant)  # a deliberate mistake, served under the base's name
+        for name in [n for n in rulesets if n.partition("/")[0] == "vitou"]:
+            # A deliberate mistake in every version of vitou, each served under its own name.
+            rulesets[name] = build_mutant(rulesets[name], mutant)
     return Server(rulesets.values(), {"name": "vitou-ref", "version": __version__, "language": "python"})
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vitou_ref.adapter", description=__doc__)
     parser.add_argument("--rules", metavar="FILE", help=RULES_HELP)
-    parser.add_argument("--mutant", metavar="NAME", help="serve a deliberately wrong vitou/1.0.0 (see vitou mutants)")
+    parser.add_argument(
+        "--mutant", metavar="NAME", help="serve every version of vitou with one deliberate mistake (see vitou mutants)"
+    )
     args = parser.parse_args(argv)
     return serve(args.rules, args.mutant)
 

@@ -87,7 +87,11 @@ def convert_record(
         except KeyError:
             print(f"vitou: no case {from_case!r} in the suite", file=sys.stderr)
             return 2
-        data = record_from_case(case, ruleset or case.rulesets[0])
+        names = [ruleset] if ruleset else case.concrete_rulesets()  # a case names ranges; a record, one ruleset
+        if not names:
+            print(f"vitou: {from_case} applies to no shipped ruleset; give --ruleset", file=sys.stderr)
+            return 2
+        data = record_from_case(case, names[0])
     elif file:
         record, _ = load_record(file)
         data = record.to_json()

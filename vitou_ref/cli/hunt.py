@@ -97,6 +97,12 @@ def _add_mutants(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "mutants",
         help="the suite's mutation score: run the suite (and optionally the fuzzer) against deliberately wrong rules",
     )
+    mut.add_argument(
+        "--ruleset",
+        default="vitou",
+        metavar="ID",
+        help="the version of vitou to make the mutants from, and whose cases run (default: vitou, the latest)",
+    )
     mut.add_argument("--only", action="append", metavar="NAME", help="only these mutants (repeatable)")
     mut.add_argument("--fuzz", action="store_true", help="also fuzz each mutant")
     mut.add_argument(
@@ -266,6 +272,7 @@ def _save_fuzz_case(directory: str, seed: int, d: Any, rules: Any, label: str, *
 
 def cmd_mutants(args: argparse.Namespace) -> int:
     return mutants(
+        args.ruleset,
         args.only,
         fuzz=args.fuzz,
         fuzz_examples=args.fuzz_examples,
@@ -278,6 +285,7 @@ def cmd_mutants(args: argparse.Namespace) -> int:
 
 
 def mutants(
+    ruleset: str,
     only: list[str] | None,
     *,
     fuzz: bool,
@@ -299,7 +307,13 @@ def mutants(
     if unknown:
         print(f"vitou mutants: no mutant {', '.join(unknown)} (mutants: {', '.join(BY_NAME)})", file=sys.stderr)
         return 2
-    total = len(only or BY_NAME)
+    from ..rules.registry import load_ruleset
+
+    base = load_ruleset(ruleset)
+    if base.id != "vitou" or base.extends is not None:
+        print(f"vitou mutants: mutants are made from a version of vitou, not {base.name}", file=sys.stderr)
+        return 2
+    total = sum(BY_NAME[n].applies_to(base.version) for n in only or BY_NAME)
     shown_progress = Progress("mutants", progress)
     done: list[Row] = []
 
@@ -307,7 +321,7 @@ def mutants(
         done.append(row)
         shown_progress(len(done), total)
 
-    table = run_mutation(only, fuzz, fuzz_examples, seed, suite_path=suite, progress=note)
+    table = run_mutation(base.name, only, fuzz, fuzz_examples, seed, suite_path=suite, progress=note)
     if fmt == "json":
         print_json(table.to_json())
     else:

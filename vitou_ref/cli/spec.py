@@ -1,4 +1,4 @@
-"""``vitou spec check``, ``vitou rulesets`` and ``vitou profile resolve|diff``: the rules files and what they resolve to."""
+"""``vitou spec check|diff``, ``vitou rulesets``, ``vitou profile resolve|diff``: rules files, what they resolve to."""
 
 from __future__ import annotations
 
@@ -22,6 +22,18 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="text: a line per file and per problem; json: one document for all (default: text)",
     )
     check.set_defaults(run=cmd_spec_check)
+    sdiff = spec.add_parser(
+        "diff", help="classify the change between two versions as MAJOR, MINOR or PATCH, and judge the version bump"
+    )
+    sdiff.add_argument("old", metavar="OLD", help="the earlier ruleset: id, id/version or file")
+    sdiff.add_argument("new", metavar="NEW", help="the later ruleset: id, id/version or file")
+    sdiff.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text: the changes clause by clause, then the verdict; json: one document (default: text)",
+    )
+    sdiff.set_defaults(run=cmd_spec_diff)
 
     rulesets = sub.add_parser("rulesets", help="list the rulesets shipped with this package")
     rulesets.set_defaults(run=cmd_rulesets)
@@ -51,9 +63,15 @@ def cmd_spec_check(args: argparse.Namespace) -> int:
 
 
 def spec_check(files: list[str], fmt: str) -> int:
-    from ..rules.check import check_file
+    from ..rules.check import CheckResult, check_file
+    from ..rules.versioning import version_problems
 
-    results = [check_file(f) for f in files]
+    results = []
+    for f in files:
+        r = check_file(f)
+        if r.ok and r.ruleset is not None:  # a valid file: does its version say enough against the shipped ones?
+            r = CheckResult(r.path, r.ruleset, version_problems(f, r.ruleset))
+        results.append(r)
     if fmt == "json":
         print_json(
             [
@@ -79,6 +97,34 @@ def spec_check(files: list[str], fmt: str) -> int:
                     print(str(p))
                 print(f"FAILED: {r.path}: {len(r.problems)} problem(s)")
     return 0 if all(r.ok for r in results) else 1
+
+
+def cmd_spec_diff(args: argparse.Namespace) -> int:
+    return spec_diff(args.old, args.new, args.format)
+
+
+def spec_diff(old: str, new: str, fmt: str) -> int:
+    """The change from OLD to NEW classified; a report, so 0 whatever the level."""
+    from ..rules.registry import load_ruleset
+    from ..rules.versioning import bump_level, classify, render_classification
+
+    a, b = load_ruleset(old), load_ruleset(new)
+    cls = classify(a, b)
+    if fmt == "json":
+        bump = bump_level(a.version, b.version)
+        print_json(
+            {
+                "a": {"name": a.name, "hash": a.content_hash},
+                "b": {"name": b.name, "hash": b.content_hash},
+                "level": cls.level.value,
+                "bump": bump.value,
+                "changes": [c.to_json() for c in cls.changes],
+                "understated": bump < cls.level,
+            }
+        )
+    else:
+        sys.stdout.write(render_classification(a, b, cls))
+    return 0
 
 
 def cmd_rulesets(args: argparse.Namespace) -> int:
@@ -130,4 +176,4 @@ def profile_diff(a: str, b: str, fmt: str) -> int:
     return 0
 
 
-__all__ = ["add_parsers", "list_rulesets", "profile_diff", "profile_resolve", "spec_check"]
+__all__ = ["add_parsers", "list_rulesets", "profile_diff", "profile_resolve", "spec_check", "spec_diff"]

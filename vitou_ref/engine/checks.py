@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..rules.cards import Card
+from ..rules.conditions import CONDITIONS
 from ..rules.errors import ILLEGAL_BY_CODE, REQUIRED_ORDER, IllegalAction, VitouError
 from .actions import Action, CallPlay, DeclineHand, Pass, Play, PlayHand, Raise, Refuse, Signal
 from .reasons import Reason, Ref
@@ -59,6 +60,26 @@ class Checks(MatchState):
             if reason is not None:
                 return code, reason
         return None
+
+    def broken_codes(self, action: Action) -> list[str]:
+        """Every code whose condition holds for ``action`` here, in the order of precedence.
+
+        The first is the code the action is refused with; the rest are the rules it
+        also breaks, which a referee may want to see. A code that can only be judged
+        once another is ruled out (a card's holder needs a known seat) is left out
+        when that other one holds.
+        """
+        t = self._t
+        if not isinstance(action, (Play, Raise, Refuse, PlayHand, DeclineHand, Pass, CallPlay, Signal)):
+            return ["ACTION_MALFORMED"]
+        n = _Norm(t, action)
+        found: list[str] = []
+        for code, check in _checks_for(t, n.act):
+            if any(code in _BLOCKS.get(earlier, ()) for earlier in found):
+                continue
+            if check(self, n) is not None:
+                found.append(code)
+        return found
 
 
 # ---------------------------------------------------------------- the checks
@@ -255,35 +276,37 @@ def _c_raise_jump(m: MatchState, n: _Norm) -> Reason | None:
     return None
 
 
-_ACT_WORDS = ("play", "raise", "refuse", "decide_play", "decide_decline", "call_pass", "call_play", "signal")
-
-
-_CHECKS: dict[str, tuple[Check, frozenset[str]]] = {
-    # code: (check, the acts it applies to)
-    "UNKNOWN_SEAT": (_c_unknown_seat, frozenset({"play", "raise", "refuse", "call_pass", "call_play", "signal"})),
-    "UNKNOWN_SIDE": (_c_unknown_side, frozenset({"decide_play", "decide_decline"})),
-    "CARD_MALFORMED": (_c_card_malformed, frozenset({"play"})),
-    "UNKNOWN_BID": (_c_unknown_bid, frozenset({"raise"})),
-    "SIGNAL_UNKNOWN": (_c_signal_unknown, frozenset({"signal"})),
-    "MATCH_OVER": (_c_match_over, frozenset(_ACT_WORDS)),
-    "NO_DEAL": (_c_no_deal, frozenset(_ACT_WORDS)),
-    "WRONG_PHASE": (_c_wrong_phase, frozenset(_ACT_WORDS)),
-    "SIGNAL_FORBIDDEN": (_c_signal_forbidden, frozenset({"signal"})),
-    "BID_CLOSED_TWENTY": (_c_bid_closed_twenty, frozenset({"raise"})),
-    "BID_CLOSED_TWENTY_TWENTY": (_c_bid_closed_tt, frozenset({"raise"})),
-    "DECISION_WRONG_SIDE": (_c_decision_wrong_side, frozenset({"decide_play", "decide_decline"})),
-    "CALL_OUT_OF_TURN": (_c_call_out_of_turn, frozenset({"call_pass", "call_play"})),
-    "NOT_YOUR_TURN": (_c_not_your_turn, frozenset({"play"})),
-    "CARD_NOT_HELD": (_c_card_not_held, frozenset({"play"})),
-    "BID_OUT_OF_TURN": (_c_bid_out_of_turn, frozenset({"raise"})),
-    "REFUSE_NO_BID": (_c_refuse_no_bid, frozenset({"refuse"})),
-    "REFUSE_NOT_FOLLOWER": (_c_refuse_not_follower, frozenset({"refuse"})),
-    "RAISE_FROM_LAST": (_c_raise_from_last, frozenset({"raise"})),
-    "RAISE_OWN_SIDE": (_c_raise_own_side, frozenset({"raise"})),
-    "RAISE_PAST_TOP": (_c_raise_past_top, frozenset({"raise"})),
-    "RAISE_JUMP": (_c_raise_jump, frozenset({"raise"})),
+# The interpreter's side of each named condition (rules/conditions.py names
+# them and the acts each may judge; the ruleset's error list says which acts
+# it does judge and in what order).
+_BY_CONDITION: dict[str, Check] = {
+    "seat_not_at_table": _c_unknown_seat,
+    "side_not_at_table": _c_unknown_side,
+    "not_a_card_of_the_pack": _c_card_malformed,
+    "not_a_bid_of_the_ladder": _c_unknown_bid,
+    "not_a_gesture": _c_signal_unknown,
+    "match_won": _c_match_over,
+    "no_deal_left": _c_no_deal,
+    "act_of_another_stage": _c_wrong_phase,
+    "gestures_forbidden_now": _c_signal_forbidden,
+    "a_side_at_twenty": _c_bid_closed_twenty,
+    "twenty_twenty": _c_bid_closed_tt,
+    "side_not_at_twenty": _c_decision_wrong_side,
+    "seat_not_asked": _c_call_out_of_turn,
+    "seat_not_due_to_play": _c_not_your_turn,
+    "card_not_in_hand": _c_card_not_held,
+    "bid_not_at_its_moment": _c_bid_out_of_turn,
+    "no_bid_awaits_an_answer": _c_refuse_no_bid,
+    "not_the_follower_now": _c_refuse_not_follower,
+    "last_to_the_trick": _c_raise_from_last,
+    "side_of_the_latest_bidder": _c_raise_own_side,
+    "ladder_at_its_top": _c_raise_past_top,
+    "not_the_next_level": _c_raise_jump,
 }
-# ACTION_MALFORMED is found when reading an action, before any check.
+# ACTION_MALFORMED's condition is judged when reading an action, before any check.
+_CHECKS: dict[str, Check] = {
+    code: _BY_CONDITION[c.name] for code, c in CONDITIONS.items() if code != "ACTION_MALFORMED"
+}
 CHECKED_CODES = frozenset(_CHECKS) | {"ACTION_MALFORMED"}
 
 
@@ -294,9 +317,14 @@ def _checks_for(t: Tables, act: str) -> list[tuple[str, Check]]:
         t.__dict__["_checks"] = cache
     found = cache.get(act)
     if found is None:
-        codes = sorted((c for c, (_, acts) in _CHECKS.items() if act in acts), key=lambda c: t.precedence[c])
-        found = cache[act] = [(c, _CHECKS[c][0]) for c in codes]
+        codes = sorted((c for c in _CHECKS if act in t.acts_of.get(c, ())), key=lambda c: t.precedence[c])
+        found = cache[act] = [(c, _CHECKS[c]) for c in codes]
     return found
 
+
+# The codes each code makes impossible to judge when it holds (rules/errors.py's REQUIRED_ORDER).
+_BLOCKS: dict[str, frozenset[str]] = {
+    a: frozenset(b for x, b in REQUIRED_ORDER if x == a) for a in {x for x, _ in REQUIRED_ORDER}
+}
 
 assert {c for pair in REQUIRED_ORDER for c in pair} <= CHECKED_CODES  # the order speaks of these checks

@@ -32,6 +32,7 @@ class Tables:
         self._compile_endings(p)
         self.precedence = {e.code: i for i, e in enumerate(rules.errors)}
         self.clause_of = {e.code: e.clause for e in rules.errors}
+        self.acts_of = {e.code: frozenset(e.acts) for e in rules.errors}
         self._prebuild_actions()
 
     def _compile_seats(self, p: Params) -> None:

@@ -1,10 +1,13 @@
 """Deliberately wrong rulesets: each one a plausible implementer's mistake, made by altering the rules data.
 
-A mutant is Vitou 1.0.0's document with the data of one or two clauses
-changed in memory (the shipped spec is never touched), built without the
-consistency checks (some mistakes are inconsistent on purpose) and served
-under the base's own name, so that the suite applies to it unchanged. The
-suite's mutation score is the share of mutants that some case catches.
+A mutant is a version of Vitou's document with the data of one or two
+clauses, or its error table, changed in memory (the shipped spec is never
+touched), built without the consistency checks (some mistakes are
+inconsistent on purpose) and served under the base's own name, so that the
+suite applies to it unchanged. The suite's mutation score is the share of
+mutants that some case catches. The error-table mutants apply from Vitou
+1.1.0, the first version whose error list states each code's acts and
+condition; under 1.0.0 those choices were left to the cases.
 """
 
 from __future__ import annotations
@@ -27,6 +30,15 @@ class Mutant:
     mistake: str
     change: Callable[[Doc], None]
     equivalent: str | None = None  # why no conformance case can tell it from the reference
+    since: tuple[int, int, int] = (1, 0, 0)  # the first version of Vitou the mistake can be made in
+
+    def applies_to(self, version: str) -> bool:
+        return _version(version) >= self.since
+
+
+def _version(text: str) -> tuple[int, int, int]:
+    major, minor, patch = (int(x) for x in text.split("."))
+    return major, minor, patch
 
 
 def _data(doc: Doc, rule: str) -> dict[str, Any]:
@@ -79,6 +91,27 @@ def _ladder(**by_bid: dict[str, Any]) -> Callable[[Doc], None]:
 
     return change
 
+
+def _before(code: str, other: str) -> Callable[[Doc], None]:
+    """Move ``code`` just before ``other`` in the error list: a different order of precedence."""
+
+    def change(doc: Doc) -> None:
+        errors = doc["errors"]
+        moved = next(e for e in errors if e["code"] == code)
+        errors.remove(moved)
+        errors.insert(next(i for i, e in enumerate(errors) if e["code"] == other), moved)
+
+    return change
+
+
+def _acts(code: str, *acts: str) -> Callable[[Doc], None]:
+    def change(doc: Doc) -> None:
+        next(e for e in doc["errors"] if e["code"] == code)["acts"] = list(acts)
+
+    return change
+
+
+_V11 = (1, 1, 0)
 
 _STOP_LATE = [  # every hand plays its three tricks, even when two decide it
     (a + b + c, [a, b, c], w)
@@ -206,12 +239,59 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
 )
 
+MUTANTS += (
+    Mutant(
+        "turn-covers-bids",
+        "reports NOT_YOUR_TURN for any action by a seat not due, bids and refusals included",
+        _acts("NOT_YOUR_TURN", "play", "raise", "refuse"),
+        since=_V11,
+    ),
+    Mutant(
+        "card-before-turn",
+        "checks whether the card is held before whose turn it is",
+        _before("CARD_NOT_HELD", "NOT_YOUR_TURN"),
+        since=_V11,
+    ),
+    Mutant(
+        "side-before-moment",
+        "judges a bid's side before its moment (a second bid before the bidder's card is RAISE_OWN_SIDE)",
+        _before("RAISE_OWN_SIDE", "BID_OUT_OF_TURN"),
+        since=_V11,
+    ),
+    Mutant(
+        "follower-before-bid",
+        "asks whether the refuser is the follower before whether a bid awaits an answer",
+        _before("REFUSE_NOT_FOLLOWER", "REFUSE_NO_BID"),
+        since=_V11,
+    ),
+    Mutant(
+        "side-before-position",
+        "judges a bid's side before whether the bidder is last to the trick",
+        _before("RAISE_OWN_SIDE", "RAISE_FROM_LAST"),
+        since=_V11,
+    ),
+    Mutant(
+        "moment-before-twenty",
+        "at twenty, reports a bid by the wrong seat as out of turn rather than closed",
+        _before("BID_OUT_OF_TURN", "BID_CLOSED_TWENTY"),
+        since=_V11,
+    ),
+    Mutant(
+        "refusal-closed-at-twenty",
+        "refuses a refusal at twenty as a closed bid rather than one with no bid to answer",
+        _acts("BID_CLOSED_TWENTY", "raise", "refuse"),
+        since=_V11,
+    ),
+)
+
 BY_NAME = {m.name: m for m in MUTANTS}
 
 
 def build_mutant(base: Ruleset, name: str) -> Ruleset:
-    """The mutant ``name`` of ``base``, under the base's own name."""
+    """The mutant ``name`` of ``base``, under the base's own name (the base itself where the mistake cannot apply)."""
     mutant = BY_NAME[name]
+    if not mutant.applies_to(base.version):
+        return base
     doc = copy.deepcopy(base.to_json())
     mutant.change(doc)
 

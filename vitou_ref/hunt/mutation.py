@@ -14,8 +14,6 @@ from ..kit.fixtures import Suite, load_suite
 from ..rules.registry import load_ruleset
 from .mutants import BY_NAME, MUTANTS, Mutant
 
-BASE = "vitou/1.0.0"
-
 
 def mutant_command(name: str) -> list[str]:
     return [sys.executable, "-m", "vitou_ref.adapter", "--mutant", name]
@@ -76,6 +74,7 @@ class Table:
     rows: list[Row]
     cases: int
     seconds: float
+    base: str  # the ruleset the mutants are made from, and the cases run under
 
     @property
     def counted(self) -> list[Row]:
@@ -104,7 +103,7 @@ class Table:
         counted = self.counted
         return {
             "type": "mutation",
-            "ruleset": BASE,
+            "ruleset": self.base,
             "cases": self.cases,
             "mutants": len(self.rows),
             "equivalent": sum(1 for r in self.rows if r.status == "equivalent"),
@@ -116,11 +115,11 @@ class Table:
         }
 
 
-def _certify_mutant(suite: Suite, mutant: Mutant, timeout: float) -> Row:
-    cases = suite.applicable(BASE)
-    options = Options(argv=mutant_command(mutant.name), label=mutant.name, rulesets=[BASE], timeout=timeout)
+def _certify_mutant(suite: Suite, mutant: Mutant, timeout: float, base: str) -> Row:
+    cases = suite.applicable(base)
+    options = Options(argv=mutant_command(mutant.name), label=mutant.name, rulesets=[base], timeout=timeout)
     try:
-        run = Certifier(suite, {BASE: cases}, options).run()
+        run = Certifier(suite, {base: cases}, options).run()
     except HarnessError as exc:
         return Row(mutant, problem=str(exc))
     if run.fatal is not None:
@@ -130,11 +129,11 @@ def _certify_mutant(suite: Suite, mutant: Mutant, timeout: float) -> Row:
     return Row(mutant, killed_by=[r.case.id for r in run.results if r.outcome in (FAILED, ERRORED)])
 
 
-def _fuzz_mutant(mutant: Mutant, examples: int, seed: int) -> FuzzFinding:
+def _fuzz_mutant(mutant: Mutant, examples: int, seed: int, base: str) -> FuzzFinding:
     from ..protocol.connection import Fault
     from .fuzz import Fuzzer
 
-    fuzzer = Fuzzer(load_ruleset(BASE), mutant_command(mutant.name))
+    fuzzer = Fuzzer(load_ruleset(base), mutant_command(mutant.name))
     try:
         result = fuzzer.run(examples, seed, None)
     except Fault as exc:
@@ -148,6 +147,7 @@ def _fuzz_mutant(mutant: Mutant, examples: int, seed: int) -> FuzzFinding:
 
 
 def run_mutation(
+    base: str,
     only: Sequence[str] | None = None,
     fuzz: bool = False,
     fuzz_examples: int = 400,
@@ -158,15 +158,19 @@ def run_mutation(
     timeout: float = 10.0,
     progress: Callable[[Row], None] | None = None,
 ) -> Table:
-    """Certify the suite's vitou/1.0.0 cases against each mutant (and fuzz it, if asked); KeyError for an unknown name."""
-    chosen = [BY_NAME[n] for n in only] if only else list(MUTANTS)
+    """Certify the suite's cases for ``base`` (a version of vitou) against each of its mutants, and fuzz them if asked.
+
+    KeyError for an unknown mutant name; a mutant that cannot be made in ``base``'s version is left out.
+    """
+    version = base.partition("/")[2]
+    chosen = [m for m in ([BY_NAME[n] for n in only] if only else MUTANTS) if m.applies_to(version)]
     suite = load_suite(suite_path)
     t0 = time.perf_counter()
 
     def one(m: Mutant) -> Row:
-        row = _certify_mutant(suite, m, timeout)
+        row = _certify_mutant(suite, m, timeout, base)
         if fuzz and row.problem is None:
-            row.fuzz = _fuzz_mutant(m, fuzz_examples, seed)
+            row.fuzz = _fuzz_mutant(m, fuzz_examples, seed, base)
         if progress is not None:
             progress(row)
         return row
@@ -174,7 +178,7 @@ def run_mutation(
     # Each mutant is its own process; two at a time keeps both cores of a small machine busy.
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         rows = list(pool.map(one, chosen))
-    return Table(rows, len(suite.applicable(BASE)), time.perf_counter() - t0)
+    return Table(rows, len(suite.applicable(base)), time.perf_counter() - t0, base)
 
 
 def _killers(row: Row, most: int = 3) -> str:
@@ -204,7 +208,7 @@ def render_mutation(table: Table, markdown: bool = False) -> str:
     j = table.to_json()
     summary = (
         f"mutation score {j['score']}%: {j['killed']} of {j['mutants'] - j['equivalent']} mutants killed "
-        f"by the {table.cases} {BASE} cases ({j['equivalent']} equivalent, not counted) in {j['seconds']}s"
+        f"by the {table.cases} {table.base} cases ({j['equivalent']} equivalent, not counted) in {j['seconds']}s"
     )
     lines: list[str] = []
     if markdown:

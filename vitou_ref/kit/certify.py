@@ -241,5 +241,3 @@ class Certifier:
         if diff is not None:
             return CaseResult(case, ruleset, FAILED, diff.describe(), diff)
         return CaseResult(case, ruleset, PASSED)
-
-

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .._version import __version__
 from ..rules.errors import InputError, UnknownRuleset
 from ..rules.registry import load_ruleset
+from ..rules.versions import parse_ref
 from .fixtures import load_suite
 
 
@@ -19,9 +21,13 @@ def export_suite(path: str | None = None) -> dict[str, Any]:
         except (UnknownRuleset, InputError):
             rulesets[name] = None
             continue
+        cases = suite.applicable(name)
         rulesets[name] = {
             "hash": rules.content_hash,
             "errors": [{"code": e.code, "clause": e.clause} for e in rules.errors],
+            # Cases name ranges (vitou/^1.0.0): what they select, resolved, so that a harness need not match them.
+            "cases": [c.id for c in cases],
+            "expect_for": {c.id: key for c in cases if (key := _first_key(c.expect_for, name)) is not None},
         }
     return {
         "format": 1,
@@ -29,7 +35,14 @@ def export_suite(path: str | None = None) -> dict[str, Any]:
         "protocol": 1,
         "rulesets": rulesets,
         "step_forms": "each expected step is {ok:true, events:[...], legal?:[...]} or {ok:false, error:CODE}; "
-        "legal sets compare as sets; a case's expect_for overrides expect for one ruleset",
+        "legal sets compare as sets; a case's rulesets and expect_for keys are references ID/RANGE "
+        "(1.0.0, ^1.0.0, >=1.0.0 <1.1.0): rulesets[NAME].cases lists the cases that apply to NAME, and "
+        "rulesets[NAME].expect_for the expect_for key that overrides expect for a case",
         "retired": dict(suite.retired),
         "cases": [c.to_json() for c in suite.cases],
     }
+
+
+def _first_key(expect_for: Mapping[str, Any], name: str) -> str | None:
+    """The expect_for key that gives ``name``'s expectation: the first whose range selects it."""
+    return next((k for k in expect_for if parse_ref(k).matches(name)), None)

@@ -14,8 +14,10 @@ from ..rules.data import data_dir
 from ..rules.errors import InputError
 from ..rules.model import freeze, thaw
 from ..rules.problems import Problem
+from ..rules.registry import shipped_names
 from ..rules.schema import shallow_fixture_validator, validate_items, validate_with
-from ..rules.yamlsafe import load_path
+from ..rules.versions import Ref, concrete_names, parse_ref
+from ..rules.yamlsafe import Document, load_path
 
 MAX_FIXTURE_BYTES = 4 * 1024 * 1024
 
@@ -77,7 +79,11 @@ class Expectation:
 
 @dataclass(frozen=True)
 class Case:
-    """One conformance case; ``expectation(ruleset)`` gives what that ruleset must answer."""
+    """One conformance case; ``expectation(ruleset)`` gives what that ruleset must answer.
+
+    ``rulesets`` and ``expect_for`` keys are references ``ID/RANGE`` (``vitou/^1.0.0``); the methods take a
+    concrete name (``vitou/1.0.0``).
+    """
 
     id: str
     title: str
@@ -93,11 +99,29 @@ class Case:
     note: str | None = None
     raw: Any = field(default=None, compare=False, repr=False)  # the frozen source form
 
+    @functools.cached_property
+    def refs(self) -> tuple[Ref, ...]:
+        return tuple(parse_ref(r) for r in self.rulesets)  # the loader has checked that each one parses
+
+    @functools.cached_property
+    def _expect_refs(self) -> tuple[tuple[Ref, Expectation], ...]:
+        return tuple((parse_ref(k), e) for k, e in self.expect_for.items())
+
     def applies_to(self, ruleset: str) -> bool:
-        return ruleset in self.rulesets
+        """Whether a reference selects the concrete name and the case has an answer for it.
+
+        A range may admit a version (a file given with --rules) that no expect_for key selects."""
+        if not any(r.matches(ruleset) for r in self.refs):
+            return False
+        return self.expect is not None or any(r.matches(ruleset) for r, _ in self._expect_refs)
+
+    def concrete_rulesets(self) -> list[str]:
+        """The concrete rulesets the case applies to: shipped ones its ranges select, and the exact names it gives."""
+        return concrete_names(self.refs, shipped_names())
 
     def expectation(self, ruleset: str) -> Expectation:
-        exp = self.expect_for.get(ruleset, self.expect)
+        """What ``ruleset`` must answer: the first ``expect_for`` entry whose key selects it, else ``expect``."""
+        exp = next((e for r, e in self._expect_refs if r.matches(ruleset)), self.expect)
         if exp is None:  # the loader refuses such cases
             raise KeyError(f"{self.id} has no expectation for {ruleset}")
         return exp
@@ -153,11 +177,8 @@ class Suite:
         return [c for c in self.cases if c.applies_to(ruleset)]
 
     def rulesets(self) -> list[str]:
-        seen: dict[str, None] = {}
-        for c in self.cases:
-            for r in c.rulesets:
-                seen.setdefault(r, None)
-        return list(seen)
+        """The concrete rulesets some case applies to: shipped ones first, in shipped order, then exact names."""
+        return concrete_names([r for c in self.cases for r in c.refs], shipped_names())
 
     def by_id(self, case_id: str) -> Case:
         for c in self.cases:
@@ -198,6 +219,7 @@ def load_cases_file(path: str | os.PathLike[str], display: str | None = None) ->
     if problems:
         raise InputError(problems)
     group = Path(os.fspath(path)).stem
+    shipped = shipped_names()
     cases: list[Case] = []
     for i, raw in enumerate(doc.data["cases"]):
         where = ("cases", i)
@@ -207,14 +229,7 @@ def load_cases_file(path: str | os.PathLike[str], display: str | None = None) ->
             expects.append(("expect", raw["expect"], (*where, "expect")))
         for rs, e in raw.get("expect_for", {}).items():
             expects.append((rs, e, (*where, "expect_for", rs)))
-            if rs not in raw["rulesets"]:
-                problems.append(
-                    doc.problem(
-                        "FIXTURE_RULESET",
-                        f"expect_for names {rs}, which the case does not apply to",
-                        (*where, "expect_for", rs),
-                    )
-                )
+        problems.extend(_ruleset_problems(doc, raw, where, shipped))
         for label, e, at in expects:
             if not e.get("errored") and len(e["steps"]) != n_actions:
                 problems.append(
@@ -223,12 +238,6 @@ def load_cases_file(path: str | os.PathLike[str], display: str | None = None) ->
                         f"{raw['id']}: {n_actions} action(s) but {len(e['steps'])} expected step(s) in {label}",
                         (*at, "steps"),
                     )
-                )
-        if "expect" not in raw:
-            missing = [r for r in raw["rulesets"] if r not in raw.get("expect_for", {})]
-            if missing:
-                problems.append(
-                    doc.problem("FIXTURE_RULESET", f"{raw['id']}: no expectation for {', '.join(missing)}", where)
                 )
         line, _ = doc.locate(where)
         cases.append(
@@ -251,6 +260,45 @@ def load_cases_file(path: str | os.PathLike[str], display: str | None = None) ->
     if problems:
         raise InputError(problems)
     return cases
+
+
+def _ruleset_problems(
+    doc: Document, raw: Mapping[str, Any], where: tuple[object, ...], shipped: list[str]
+) -> list[Problem]:
+    """A case's references: each parses, expect_for selects only what the case applies to, none lacks an expectation."""
+    problems: list[Problem] = []
+    refs: dict[tuple[object, ...], Ref] = {}
+    texts = [((*where, "rulesets", k), r) for k, r in enumerate(raw["rulesets"])]
+    for at, text in [*texts, *(((*where, "expect_for", k), k) for k in raw.get("expect_for", {}))]:
+        try:
+            refs[at] = parse_ref(text)
+        except ValueError as exc:
+            problems.append(doc.problem("FIXTURE_RULESET", str(exc), at))
+    if problems:
+        return problems  # the checks below would only repeat what is already wrong
+    applies = [r for at, r in refs.items() if at[2] == "rulesets"]
+    keys = [(at, r) for at, r in refs.items() if at[2] == "expect_for"]
+    for j, (at, key) in enumerate(keys):
+        selected = [key.exact] if key.exact is not None else key.select(shipped)
+        outside = [n for n in selected if not any(r.matches(n) for r in applies)]
+        if not selected:
+            problems.append(doc.problem("FIXTURE_RULESET", f"expect_for {key} selects no shipped ruleset", at))
+        elif all(any(k.matches(n) for _, k in keys[:j]) for n in selected):  # the first key that selects wins
+            problems.append(doc.problem("FIXTURE_RULESET", f"expect_for {key} is never used: keys above it win", at))
+        elif outside:
+            message = (
+                f"expect_for names {key}, which the case does not apply to"
+                if key.exact is not None
+                else f"expect_for {key} selects {', '.join(outside)}, which the case does not apply to"
+            )
+            problems.append(doc.problem("FIXTURE_RULESET", message, at))
+    if "expect" not in raw:
+        missing = [n for n in concrete_names(applies, shipped) if not any(k.matches(n) for _, k in keys)]
+        if missing:
+            problems.append(
+                doc.problem("FIXTURE_RULESET", f"{raw['id']}: no expectation for {', '.join(missing)}", where)
+            )
+    return problems
 
 
 def _expected_items(data: Any) -> Iterable[tuple[str, tuple[object, ...], Any]]:

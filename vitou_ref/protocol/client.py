@@ -22,6 +22,7 @@ START = b'{"cmd":"start","protocol":1}\n'
 STOP = b'{"cmd":"stop"}\n'
 PROTOCOL = 1
 
+
 @dataclass(frozen=True)
 class Hello:
     """What the peer said of itself in its answer to ``start``."""

@@ -73,7 +73,31 @@ def _compare(
     fields = {f: (ca.get(f), cb.get(f)) for f in FIELDS if ca.get(f) != cb.get(f)}
     fa, fb = _flatten(ca.get("data") or {}), _flatten(cb.get("data") or {})
     data = {k: (fa.get(k), fb.get(k)) for k in sorted(set(fa) | set(fb)) if fa.get(k) != fb.get(k)}
+    data.update(_reordered(_id_orders(ca.get("data") or {}), _id_orders(cb.get("data") or {})))
     return fields, data
+
+
+def _id_orders(value: Any, prefix: str = "") -> dict[str, list[Any]]:
+    """The order of the ids of every list that ``_flatten`` keys by id (seats go clockwise: order is data)."""
+    out: dict[str, list[Any]] = {}
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out.update(_id_orders(v, f"{prefix}.{k}" if prefix else k))
+    elif isinstance(value, list) and value and all(isinstance(v, dict) and "id" in v for v in value):
+        out[prefix or "."] = [v["id"] for v in value]
+        for v in value:
+            out.update(_id_orders({k: x for k, x in v.items() if k != "id"}, f"{prefix}[{v['id']}]"))
+    return out
+
+
+def _reordered(oa: dict[str, list[Any]], ob: dict[str, list[Any]]) -> dict[str, tuple[Any, Any]]:
+    """Lists keyed by id whose common elements come in another order: ``path (order)`` -> the two id orders."""
+    out: dict[str, tuple[Any, Any]] = {}
+    for path in sorted(set(oa) & set(ob)):
+        both = set(oa[path]) & set(ob[path])
+        if [i for i in oa[path] if i in both] != [i for i in ob[path] if i in both]:
+            out[f"{path} (order)"] = (oa[path], ob[path])
+    return out
 
 
 def diff_rulesets(a: Ruleset, b: Ruleset) -> RulesetDiff:

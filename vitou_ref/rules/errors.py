@@ -180,6 +180,8 @@ def _requires_order() -> list[tuple[str, str]]:
     pairs = [(a, b) for a in structural for b in phase + rules]
     pairs += [(a, b) for a in phase for b in rules]
     pairs += [("MATCH_OVER", "WRONG_PHASE"), ("NO_DEAL", "WRONG_PHASE")]
+    # The jump check names the next level, and at the top there is none.
+    pairs += [("RAISE_PAST_TOP", "RAISE_JUMP")]
     return pairs
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .conditions import ACTS, CONDITIONS
 from .errors import ENGINE_CODES, REQUIRED_ORDER, InputError
 from .model import ChangelogEntry, Clarification, Clause, ErrorCode, Params, Ruleset, freeze
 from .problems import Problem
@@ -141,6 +142,7 @@ def _check_errors(errors: list[dict[str, Any]], ids: dict[str, int], locate: Loc
                     ("errors", i, "code"),
                 )
             )
+    _check_conditions(errors, locate, problems)
     for code in sorted(ENGINE_CODES - set(codes)):
         problems.append(
             locate(
@@ -159,6 +161,71 @@ def _check_errors(errors: list[dict[str, Any]], ids: dict[str, int], locate: Loc
                     ("errors", codes[later], "code"),
                 )
             )
+
+
+def _check_conditions(errors: list[dict[str, Any]], locate: Locate, problems: list[Problem]) -> None:
+    """Each code's condition and acts, where stated: the interpreter's condition, and acts it can judge."""
+    stated = [("condition" in e or "acts" in e) for e in errors]
+    if any(stated) and not all(stated):
+        i = stated.index(False)
+        problems.append(
+            locate(
+                "ERROR_CONDITION_PARTIAL",
+                f"error code {errors[i]['code']} states no condition and acts, but others do: "
+                "state them for every code or for none",
+                ("errors", i),
+            )
+        )
+    for i, e in enumerate(errors):
+        cond = CONDITIONS.get(e["code"])
+        if cond is None:
+            continue  # ERROR_CODE_UNKNOWN says so
+        if "condition" in e and e["condition"] != cond.name:
+            problems.append(
+                locate(
+                    "ERROR_CONDITION_UNKNOWN",
+                    f"error code {e['code']} is raised by the condition {cond.name!r}, not {e['condition']!r}",
+                    ("errors", i, "condition"),
+                )
+            )
+        if "condition" in e and "acts" not in e:
+            problems.append(locate("ERROR_ACTS_MISSING", f"error code {e['code']} names no acts", ("errors", i)))
+        acts = set(e.get("acts", cond.required))
+        missing = [a for a in ACTS if a in cond.required - acts]
+        if missing:
+            problems.append(
+                locate(
+                    "ERROR_ACTS_MISSING",
+                    f"error code {e['code']} must also judge {', '.join(missing)}: without it, such an action "
+                    "could be illegal with no code to say so",
+                    ("errors", i, "acts"),
+                )
+            )
+        undefined = [a for a in ACTS if a in acts - cond.defined]
+        if undefined:
+            problems.append(
+                locate(
+                    "ERROR_ACTS_UNDEFINED",
+                    f"the condition {cond.name!r} of {e['code']} cannot judge {', '.join(undefined)} "
+                    f"(it judges {', '.join(a for a in ACTS if a in cond.defined)})",
+                    ("errors", i, "acts"),
+                )
+            )
+
+
+def _error_code(e: dict[str, Any]) -> ErrorCode:
+    cond = CONDITIONS.get(e["code"])
+    acts = e.get("acts")
+    if acts is None:  # a ruleset that states no acts gets the interpreter's required set
+        acts = [a for a in ACTS if cond and a in cond.required]
+    return ErrorCode(
+        e["code"],
+        e["clause"],
+        e["summary"],
+        acts=tuple(a for a in ACTS if a in acts),
+        condition=cond.name if cond else "",
+        when=e.get("when", ""),
+    )
 
 
 def _ruleset(
@@ -203,7 +270,7 @@ def _ruleset(
         changelog=tuple(ChangelogEntry(c["version"], c["date"], tuple(c["changes"])) for c in data["changelog"]),
         clauses=clauses,
         clarifications=clarifications,
-        errors=tuple(ErrorCode(e["code"], e["clause"], e["summary"]) for e in data["errors"]),
+        errors=tuple(_error_code(e) for e in data["errors"]),
         params=params,
         bindings=freeze({rule: clauses_raw[i]["id"] for rule, i in bindings.items()}),
         extends=extends,

@@ -61,6 +61,9 @@ class ErrorCode:
     code: str
     clause: str
     summary: str
+    acts: tuple[str, ...] = ()  # the acts its condition judges (the interpreter's required set when unstated)
+    condition: str = ""  # the named condition the interpreter evaluates
+    when: str = ""  # the exact condition in words ("" when the ruleset states only the summary)
 
 
 @dataclass(frozen=True, slots=True)
