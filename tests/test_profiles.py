@@ -13,17 +13,26 @@ from helpers import ROOT, deal
 from vitou_ref import InputError, Match, load_rules_text, load_ruleset, shipped_names
 from vitou_ref.cli import main
 
-PROFILES = ["vitou-2p/1.0.0", "vitou-partners-tie/1.0.0", "vitou-anticlockwise/1.0.0"]
+# Each shipped profile and the base it extends.
+BASE_OF = {
+    "vitou-2p/1.0.0": "vitou/1.0.0",
+    "vitou-partners-tie/1.0.0": "vitou/1.0.0",
+    "vitou-anticlockwise/1.0.0": "vitou/1.0.0",
+    "vitou-volee/1.0.0": "vitou/1.1.0",
+    "vitou-last-bids/1.0.0": "vitou/1.1.0",
+    "vitou-mid-trick/1.0.0": "vitou/1.1.0",
+}
+PROFILES = list(BASE_OF)
 EXAMPLES = ROOT / "docs" / "examples"
 
 
 def test_every_shipped_profile_resolves_to_a_complete_ruleset() -> None:
     # Base rules first, oldest version first; every shipped profile extends the version it was written for.
     assert shipped_names()[:2] == ["vitou/1.0.0", "vitou/1.1.0"] and sorted(shipped_names()[2:]) == sorted(PROFILES)
-    base = load_ruleset("vitou/1.0.0")
     for name in PROFILES:
         rules = load_ruleset(name)
-        assert rules.name == name and rules.extends == "vitou/1.0.0"
+        base = load_ruleset(BASE_OF[name])
+        assert rules.name == name and rules.extends == base.name
         assert rules.content_hash.startswith("sha256:") and rules.content_hash != base.content_hash
         assert rules.to_json()["profile"]["base_hash"] == base.content_hash
         for e in rules.errors:  # every code still names a clause of the resolved ruleset

@@ -93,6 +93,8 @@ RULE_DATA: dict[str, dict] = {
             },
         }
     ),
+    # Optional (vitou_ref/rules/settings.py OPTIONAL_RULES): unbound, it is {at: end_of_trick}.
+    "hand_stop": obj({"at": {"enum": ["end_of_trick", "as_soon_as_determined"]}}),
     "ladder": obj(
         {
             "base": {"type": "integer", "minimum": 0},
@@ -133,6 +135,8 @@ RULE_DATA: dict[str, dict] = {
     "last_position": obj({"bids": {"enum": ["forbidden", "allowed"]}}),
     "raise_side": obj({"by": {"enum": ["opposite", "any"]}}),
     "later_raise": obj({"allowed": {"type": "boolean"}}),
+    # Optional (vitou_ref/rules/settings.py OPTIONAL_RULES): unbound, it is {by: seat_in_turn}.
+    "bid_timing": obj({"by": {"enum": ["seat_in_turn", "any_seat"]}}),
     "refusal": obj(
         {
             "by": {"enum": ["immediate_follower", "any_opponent"]},

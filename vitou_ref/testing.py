@@ -6,6 +6,7 @@ from typing import Any
 
 from .kit.compare import compare, shape_problem
 from .kit.fixtures import Case, load_suite
+from .protocol.client import PROTOCOL_MINOR
 from .rules.model import thaw
 from .rules.registry import resolve_name
 
@@ -18,16 +19,17 @@ def conformance_cases(ruleset: str = "vitou", suite: str | None = None) -> list[
     return load_suite(suite).applicable(name)
 
 
-def assert_conforms(case: Case, ruleset: str, response: Any) -> None:
+def assert_conforms(case: Case, ruleset: str, response: Any, *, protocol_minor: int = PROTOCOL_MINOR) -> None:
     """Raise AssertionError naming the first difference when ``response`` is not what ``case`` expects.
 
-    ``response`` is the protocol v1 answer to ``case.request(seq, ruleset)``.
+    ``response`` is the protocol v1 answer to ``case.request(seq, ruleset)``, from an
+    implementation of protocol 1.``protocol_minor`` (1.0 reports a void hand as tied).
     """
     name = resolve_name(ruleset) if "/" not in ruleset else ruleset
     expect = case.expectation(name)
     problem = shape_problem(response, len(thaw(case.actions)), expect.errored)
     if problem is not None:
         raise AssertionError(f"{case.id}: {problem}")
-    diff = compare(case, expect, response)
+    diff = compare(case, expect, response, protocol_minor)
     if diff is not None:
         raise AssertionError(f"{case.id} {case.title}\n  {diff.describe()}\n  case: {case.source}:{case.line}")

@@ -48,9 +48,11 @@ def describe_event(t: Tables, e: Event) -> str:
     if isinstance(e, HandEvent):
         score = ", ".join(f"{s} {p}" for s, p in e.score)
         if e.winner is None:
-            what = {"tied": "all tricks tied, nobody scores", "passed": "everybody passed, nobody scores"}.get(
-                e.reason, "nobody scores"
-            )
+            what = {
+                "tied": "all tricks tied, nobody scores",
+                "void": "the tricks give no winner, nobody scores",
+                "passed": "everybody passed, nobody scores",
+            }.get(e.reason, "nobody scores")
         elif isinstance(e.points, str):
             what = f"{e.winner} win the hand at {e.points} and with it the match"
         else:
@@ -83,7 +85,8 @@ def account(match: Match, rng: random.Random) -> Iterator[str]:
 def _deal_lines(match: Match) -> Iterator[str]:
     t = match.tables
     yield ""
-    mode = {"twenty": f", {match.deciding_side} at {t.twenty_at}", "twenty_twenty": ", 20-20"}.get(match.mode_name, "")
+    at = t.twenty_at
+    mode = {"twenty": f", {match.deciding_side} at {at}", "twenty_twenty": f", {at}-{at}"}.get(match.mode_name, "")
     yield f"hand {match.hand_number}: dealer {_seat(t, match.dealer)}{mode}"
     for i, seat in enumerate(t.seat_ids):
         yield f"  {seat}: {_cards(t, match.dealt[i])}"

@@ -10,10 +10,11 @@ from ..engine.events import Event, HandEvent, MatchEvent, TrickEvent
 from ..engine.match import Match
 from ..engine.reasons import Reason, Ref, catalog, render
 from ..engine.tables import tables_for
-from ..engine.transitions import ANSWER, CARD, PLAY
+from ..engine.transitions import ANSWER, AWAIT
 from ..protocol.server import _structural_code, match_from_setup
 from ..rules.errors import IllegalAction
 from ..rules.model import Ruleset
+from ..rules.wording import wording_ground
 from .i18n import clause_words
 from .record import Claim, Record
 
@@ -79,6 +80,25 @@ class Ruling:
     not_made: bool = False  # illegal, skipped by --continue
 
 
+@dataclass(frozen=True)
+class Ground:
+    """The wording a ruling rests on: the cited clause's, or the base's when a profile's words cannot be the ground.
+
+    A clause no rule binds carries no behaviour: a profile that rewrites it
+    and plays exactly as its base changes words, not play, so a ruling
+    citing it applies the base's behaviour. Quoting the profile's words there
+    would give as the ground of a ruling a text that may say the opposite;
+    the base's wording is quoted instead, and ``note`` says why (``quoted``
+    is the base's clause). See :func:`vitou_ref.rules.wording.wording_ground`.
+    """
+
+    title: str
+    text: str
+    origin: str
+    quoted: str | None = None
+    note: str | None = None
+
+
 @dataclass
 class Audit:
     record: Record
@@ -93,6 +113,8 @@ def allowing_clause(rules: Ruleset, m: Match, action: dict[str, Any]) -> str | N
     act = action.get("act")
     if act == "play":
         base = "bid.answer" if m.phase == ANSWER else "play.any_card"
+    elif act == "raise" and action.get("seat") != m.turn:  # a bid out of turn: only bid_timing any_seat allows it
+        base = "bid.turn"
     elif act == "raise":
         base = "bid.open" if m.level == 0 else ("bid.answer" if m.phase == ANSWER else "bid.later_raise")
     elif act == "refuse":
@@ -111,7 +133,7 @@ def position_of(rules: Ruleset, m: Match) -> Position:
     legal = [a.to_json() for a in m.legal_actions()]
     may_bid = sorted({a["seat"] for a in legal if a.get("act") == "raise"})
     may_refuse = sorted({a["seat"] for a in legal if a.get("act") == "refuse"})
-    bid_token = t.bid_tokens[m.level] if m.phase in (PLAY, CARD, ANSWER) else None
+    bid_token = t.bid_tokens[m.level] if m.phase <= AWAIT else None  # the play of the tricks
     bidder_side = None
     if m.latest_bidder is not None:
         bidder_side = t.side_ids[t.side_of[t.seat_index[m.latest_bidder]]]
@@ -123,7 +145,7 @@ def position_of(rules: Ruleset, m: Match) -> Position:
         turn=m.turn,
         deciding=m.deciding_side,
         trick=m.trick_number,
-        leader=m.leader if m.phase in (PLAY, CARD, ANSWER) else None,
+        leader=m.leader if m.phase <= AWAIT else None,
         played=[(s, str(c)) for s, c in m.trick()],
         value=m.value,
         bid=bid_token,
@@ -262,7 +284,8 @@ class Words:
         if isinstance(e, HandEvent):
             score = self.score(dict(e.score))
             if e.winner is None:
-                return self.say("events", "hand_passed" if e.reason == "passed" else "hand_tied", score=score)
+                key = {"passed": "hand_passed", "void": "hand_void"}.get(e.reason, "hand_tied")
+                return self.say("events", key, score=score)
             side = Ref("side", e.winner)
             if isinstance(e.points, str):
                 return self.say("events", "hand_match_bid", side=side, bid=e.points, score=score)
@@ -280,9 +303,27 @@ class Words:
     def clause(self, clause_id: str) -> tuple[str, str]:
         return clause_words(self.rules.clause(clause_id), self.lang)
 
+    def ground(self, clause_id: str) -> Ground:
+        """The wording a ruling citing ``clause_id`` rests on (see :class:`Ground`)."""
+        found = wording_ground(self.rules, clause_id)
+        if found is None:
+            title, text = self.clause(clause_id)
+            return Ground(title, text, self.rules.clause(clause_id).origin)
+        base, was = found
+        title, text = clause_words(was, self.lang)
+        note = self.say(
+            "audit", "wording_only", profile=self.rules.name, clause=clause_id, base=base.name, quoted=was.id
+        )
+        return Ground(title, text, was.origin, was.id, note)
+
     def phase(self, p: Position) -> str:
         key = "phase." + p.phase
-        return self.say("audit", key, seat=Ref("seat", p.turn), side=Ref("side", p.deciding))
+        return self.say("audit", key, seat=Ref("seat", p.turn), side=Ref("side", p.deciding), at=self.at)
+
+    @property
+    def at(self) -> int:
+        """The score of the ruleset's twenty-point ending, for the words that name it (20 in Vitou)."""
+        return tables_for(self.rules).twenty_at
 
     def position(self, p: Position) -> list[str]:
         lines = [
@@ -290,7 +331,7 @@ class Words:
             + "; "
             + self.say("audit", "score", score=self.score(p.score))
         ]
-        if p.phase in ("play", "bid_card", "answer"):
+        if p.phase in ("play", "bid_card", "answer", "awaiting_answer"):
             cards = " ".join(f"{self.seat(s)} {c}" for s, c in p.played) or "-"
             lines.append(self.say("audit", "trick_state", trick=p.trick, leader=Ref("seat", p.leader), cards=cards))
             if p.bidder is None:

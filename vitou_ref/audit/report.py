@@ -35,9 +35,11 @@ def ruling_json(w: Words, r: Ruling) -> dict[str, Any]:
         out["event_descriptions"] = [w.event(e) for e in r.events]
     else:
         assert r.code is not None and r.clause is not None and r.reason is not None
-        title, text = w.clause(r.clause)
+        ground = w.ground(r.clause)
         out["code"] = r.code
-        out["clause"] = {"id": r.clause, "title": title, "text": text, "origin": w.rules.clause(r.clause).origin}
+        out["clause"] = {"id": r.clause, "title": ground.title, "text": ground.text, "origin": ground.origin}
+        if ground.quoted is not None:
+            out["clause"]["wording_only"] = {"quoted": ground.quoted, "note": ground.note}
         out["reason"] = {**r.reason.to_json(), "text": w.reason(r.reason)}
         out["not_made"] = r.not_made
         if r.position is not None:
@@ -92,12 +94,13 @@ def audit_text(a: Audit, lang: str, markdown: bool = False) -> str:
                 out.append(f"{bullet}    {w.event(e)}")
         else:
             assert r.clause is not None and r.reason is not None
-            title, wording = w.clause(r.clause)
+            ground = w.ground(r.clause)
             out.append(f"{bullet}{text}: {strong}{w.say('audit', 'illegal')}{strong}")
-            out.append(
-                f"{bullet}    {w.say('audit', 'code', code=r.code)}; {w.say('audit', 'rule', clause=r.clause, title=title)}"
-            )
-            out.append(f"{bullet}    \u201c{wording}\u201d")
+            rule = w.say("audit", "rule", clause=r.clause, title=ground.title)
+            out.append(f"{bullet}    {w.say('audit', 'code', code=r.code)}; {rule}")
+            out.append(f"{bullet}    \u201c{ground.text}\u201d")
+            if ground.note is not None:
+                out.append(f"{bullet}    ({ground.note})")
             out.append(f"{bullet}    {w.say('audit', 'reason')}: {shown(w.reason(r.reason))}")
             if pos is not None:
                 out.append(f"{bullet}    {w.say('audit', 'position')}: " + "; ".join(w.position(pos)))

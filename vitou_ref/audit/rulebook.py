@@ -189,7 +189,11 @@ def markdown(book: Book) -> str:
 
 def _section_title(w: Words, sec: str) -> str:
     titles = w.cat.get("rulebook", {}).get("sections", {})
-    return str(titles.get(sec, sec))
+    title = str(titles.get(sec, sec))
+    try:
+        return title.format(at=w.at)  # a title may name the ending's score: the ruleset's own
+    except (KeyError, IndexError, ValueError):
+        return title
 
 
 def _deal_line(w: Words, deal: dict[str, list[str]]) -> str:

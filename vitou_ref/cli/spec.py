@@ -63,14 +63,16 @@ def cmd_spec_check(args: argparse.Namespace) -> int:
 
 
 def spec_check(files: list[str], fmt: str) -> int:
-    from ..rules.check import CheckResult, check_file
+    import dataclasses
+
+    from ..rules.check import check_file, warning_line
     from ..rules.versioning import version_problems
 
     results = []
     for f in files:
         r = check_file(f)
         if r.ok and r.ruleset is not None:  # a valid file: does its version say enough against the shipped ones?
-            r = CheckResult(r.path, r.ruleset, version_problems(f, r.ruleset))
+            r = dataclasses.replace(r, problems=version_problems(f, r.ruleset))
         results.append(r)
     if fmt == "json":
         print_json(
@@ -81,12 +83,15 @@ def spec_check(files: list[str], fmt: str) -> int:
                     "ruleset": r.ruleset.name if r.ruleset else None,
                     "hash": r.ruleset.content_hash if r.ruleset else None,
                     "problems": [p.to_json() for p in r.problems],
+                    "warnings": [p.to_json() for p in r.warnings],
                 }
                 for r in results
             ]
         )
     else:
         for r in results:
+            for w in r.warnings:  # a warning never fails the check: the file is valid, its words say more than it does
+                print(warning_line(w))
             if r.ok and r.ruleset is not None:
                 rs = r.ruleset
                 print(

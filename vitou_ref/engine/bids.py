@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from .actions import Action
 from .events import Event
 from .hands import Hands
 from .state import NO_EVENTS
-from .transitions import ANSWER, CARD
+from .transitions import ANSWER, AWAIT, CARD
 
 
 class Bids(Hands):
@@ -14,8 +15,10 @@ class Bids(Hands):
     __slots__ = ()
 
     def _may_bid(self, s: int) -> bool:
-        # Whether seat s, in turn in PLAY or ANSWER, may bid the next level now.
-        # Match.legal_actions inlines this test: keep the two in step.
+        # Whether seat s may bid the next level now, in PLAY or ANSWER with bids
+        # open. The callers ask only of a seat whose timing is right: the seat in
+        # turn, or (bid_timing any_seat) any seat in PLAY; the checks judge the rest.
+        # Match.legal_actions inlines this test for the seat in turn: keep the two in step.
         t = self._t
         level = self.level
         if level == t.top:
@@ -28,11 +31,34 @@ class Bids(Hands):
             return False
         return t.later_raise or self.phase == ANSWER
 
+    def _add_bids_out_of_turn(self, turn: int, acts: list[Action]) -> None:
+        # The bids of the seats not in turn, where any seat may bid (any_seat), in PLAY.
+        t = self._t
+        if not self._bids_open:
+            return
+        for x in range(t.n):
+            if x != turn and self._may_bid(x):
+                if t.jumps:
+                    acts.extend(t.raise_actions[x][self.level + 1 :])  # type: ignore[arg-type]
+                else:
+                    acts.append(t.raise_actions[x][self.level + 1])  # type: ignore[arg-type]
+
     def _do_raise(self, s: int, level: int) -> tuple[Event, ...]:
+        # A bid by the seat in turn: made before its card, which it now owes.
         self.level = level
         self._bidder = s
         self._bside = self._t.side_of[s]
         self.phase = CARD
+        return NO_EVENTS
+
+    def _do_bid_out_of_turn(self, s: int, level: int) -> tuple[Event, ...]:
+        # A bid by a seat not in turn (bid_timing any_seat): it owes no card, and the
+        # answer belongs to the first seat of the other side to play from now on.
+        t = self._t
+        self.level = level
+        self._bidder = s
+        side = self._bside = t.side_of[s]
+        self.phase = ANSWER if t.side_of[self._turn] != side else AWAIT
         return NO_EVENTS
 
     def _do_refuse(self, s: int) -> tuple[Event, ...]:

@@ -11,7 +11,7 @@ from .actions import Action, CallPlay, DeclineHand, Pass, Play, PlayHand, Raise,
 from .reasons import Reason, Ref
 from .state import TWENTY, TWENTY_TWENTY, MatchState
 from .tables import Tables
-from .transitions import ANSWER, CALL, CARD, DECISION, NO_DEAL, OVER, PHASE_NAMES, PLAY, TRANSITIONS
+from .transitions import ANSWER, AWAIT, CALL, CARD, DECISION, NO_DEAL, OVER, PHASE_NAMES, PLAY, TRANSITIONS
 
 
 class _Norm:
@@ -143,10 +143,16 @@ def _c_wrong_phase(m: MatchState, n: _Norm) -> Reason | None:
             role = Ref("side", t.side_ids[n.side])
         else:
             role = Ref("plain", "?")
-        stage = {PLAY: "play", CARD: "play", ANSWER: "play", DECISION: "decision", CALL: "call"}.get(m.phase, "play")
+        stage = {DECISION: "decision", CALL: "call"}.get(m.phase, "play")
         deciding = Ref("side", t.side_ids[m.twenty_side]) if m.twenty_side >= 0 else Ref("plain", "?")
+        figures = {"at": t.twenty_at} if stage != "play" else {}  # the ending's score, as the ruleset sets it
         return Reason(
-            "wrong_phase." + stage, role=role, act=Ref("act", n.act), phase=PHASE_NAMES[m.phase], side=deciding
+            "wrong_phase." + stage,
+            role=role,
+            act=Ref("act", n.act),
+            phase=PHASE_NAMES[m.phase],
+            side=deciding,
+            **figures,
         )
     return None
 
@@ -155,7 +161,7 @@ def _c_signal_forbidden(m: MatchState, n: _Norm) -> Reason | None:
     if not m._t.signals_allowed:
         return Reason("signal_forbidden.never")
     if m.mode == TWENTY_TWENTY and m._t.tt_signals_forbidden:
-        return Reason("signal_forbidden.twenty_twenty")
+        return Reason("signal_forbidden.twenty_twenty", at=m._t.twenty_at)
     return None
 
 
@@ -167,7 +173,7 @@ def _c_bid_closed_twenty(m: MatchState, n: _Norm) -> Reason | None:
 
 def _c_bid_closed_tt(m: MatchState, n: _Norm) -> Reason | None:
     if m.mode == TWENTY_TWENTY and m._t.tt_bids_closed:
-        return Reason("bid_closed_twenty_twenty")
+        return Reason("bid_closed_twenty_twenty", at=m._t.twenty_at)
     return None
 
 
@@ -184,9 +190,20 @@ def _c_call_out_of_turn(m: MatchState, n: _Norm) -> Reason | None:
 
 
 def _c_not_your_turn(m: MatchState, n: _Norm) -> Reason | None:
-    if n.seat != m._turn:
+    if n.seat != m._turn and not _may_act_out_of_turn(m, n):
         return Reason("not_your_turn", due=_seat(m, m._turn), seat=_seat(m, n.seat))
     return None
+
+
+def _may_act_out_of_turn(m: MatchState, n: _Norm) -> bool:
+    # Where a ruleset lets NOT_YOUR_TURN judge bids and refusals too (rules/conditions.py), the
+    # seats the rules let act out of turn are not refused for it: a bid by any seat where any
+    # seat may bid and no bid awaits an answer, a refusal by any opponent where any opponent
+    # may refuse the bid in turn to be answered.
+    t = m._t
+    if n.act == "raise":
+        return t.bids_any_seat and m.phase == PLAY
+    return n.act == "refuse" and t.refusal_any_opponent and m.phase == ANSWER
 
 
 def _c_card_not_held(m: MatchState, n: _Norm) -> Reason | None:
@@ -201,10 +218,17 @@ def _c_card_not_held(m: MatchState, n: _Norm) -> Reason | None:
 def _c_bid_out_of_turn(m: MatchState, n: _Norm) -> Reason | None:
     t = m._t
     assert n.seat is not None
-    if n.seat != m._turn:
-        return Reason("bid_out_of_turn.not_in_turn", due=_seat(m, m._turn), seat=_seat(m, n.seat))
+    if n.seat != m._turn and not (t.bids_any_seat and m.phase == PLAY):
+        if not t.bids_any_seat:
+            return Reason("bid_out_of_turn.not_in_turn", due=_seat(m, m._turn), seat=_seat(m, n.seat))
+        # any_seat: every seat may bid, but only while no bid awaits an answer and nobody owes a card
+        if m.phase == CARD:
+            return Reason("bid_out_of_turn.card_owed", bidder=_seat(m, m._bidder))
+        return Reason("bid_out_of_turn.awaiting", bidder=_seat(m, m._bidder), bid=Ref("bid", t.bid_tokens[m.level]))
     if m.phase == CARD:
         return Reason("bid_out_of_turn.owes_card", seat=_seat(m, n.seat))
+    if m.phase == AWAIT:  # the seat in turn is on the bidder's side: it plays on, the answer is the other side's
+        return Reason("bid_out_of_turn.awaiting", bidder=_seat(m, m._bidder), bid=Ref("bid", t.bid_tokens[m.level]))
     if m.level == 0 and t.opening_tricks is not None and m.trick_number not in t.opening_tricks:
         return Reason(
             "bid_out_of_turn.trick", tricks=Ref("numbers", tuple(sorted(t.opening_tricks))), trick=m.trick_number
@@ -227,6 +251,8 @@ def _c_refuse_not_follower(m: MatchState, n: _Norm) -> Reason | None:
     assert n.seat is not None
     if m.phase == CARD:
         return Reason("refuse_not_follower.before_card", bidder=_seat(m, m._bidder))
+    if m.phase == AWAIT:  # the answering seat, the first of the other side to play, is not in turn yet
+        return Reason("refuse_not_follower.not_yet", bidder=_seat(m, m._bidder), due=_seat(m, m._turn))
     if t.refusal_any_opponent:
         if t.side_of[n.seat] == m._bside:
             return Reason("refuse_not_follower.bidding_side", seat=_seat(m, n.seat))
@@ -239,6 +265,8 @@ def _c_refuse_not_follower(m: MatchState, n: _Norm) -> Reason | None:
 def _c_raise_from_last(m: MatchState, n: _Norm) -> Reason | None:
     t = m._t
     if not t.last_bids and len(m.tcards) == t.n - 1:
+        if n.seat != m._turn:  # any_seat: whoever bids, the trick's last card is the only one to come
+            return Reason("raise_from_last.out_of_turn", last=_seat(m, m._turn), trick=m.trick_number)
         return Reason("raise_from_last", seat=_seat(m, n.seat), trick=m.trick_number)
     return None
 

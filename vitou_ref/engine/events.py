@@ -23,7 +23,7 @@ class HandEvent:
 
     winner: str | None
     points: int | str
-    reason: str  # tricks | refusal | decline | tied | passed
+    reason: str  # tricks | refusal | decline | tied | void | passed (void: protocol 1.1)
     score: tuple[tuple[str, int], ...]
     # Not part of the protocol: how the result came about, for coverage and rulings.
     row: str | None = field(default=None, compare=False)

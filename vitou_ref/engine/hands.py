@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .events import Event, MatchEvent, hand_event
 from .state import MODE_NAMES, NO_EVENTS, NORMAL, TWENTY, TWENTY_TWENTY, MatchState
-from .tables import ELDEST
+from .tables import ELDEST, VOID
 from .transitions import CALL, DECISION, NO_DEAL, OVER, PLAY
 
 
@@ -94,14 +94,15 @@ class Hands(MatchState):
         self._turn = t.next_seat[self._turn]
         return NO_EVENTS
 
-    def _end_hand_on_tricks(self, side: int, row: str) -> tuple[Event, ...]:
+    def _end_hand_on_tricks(self, side: int, row: str | None) -> tuple[Event, ...]:
+        # row: the resolution row that decided the hand; None for a hand stopped mid-trick (no row matched).
         t = self._t
         if side == ELDEST:
             side = t.side_of[t.first_leader[self._dealer]]
         tok = t.bid_tokens[self.level]
         bside = t.side_ids[self._bside] if self._bside >= 0 else None
-        if side < 0:
-            return self._finish(-1, 0, 0, "tied", False, row, tok, bside)
+        if side < 0:  # nobody wins: every trick tied, or a row with no winner (protocol 1.1: "void")
+            return self._finish(-1, 0, 0, "void" if side == VOID else "tied", False, row, tok, bside)
         if self.mode == NORMAL:
             if t.value_is_match[self.level]:
                 return self._finish(side, tok, 0, "tricks", True, row, tok, bside)  # type: ignore[arg-type]

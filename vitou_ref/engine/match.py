@@ -27,7 +27,7 @@ from .reasons import Reason
 from .setup import DealSource, random_draw, read_deals, read_score, settle_draw
 from .state import NO_EVENTS, NORMAL, MatchState
 from .tables import Tables, tables_for
-from .transitions import ANSWER, CALL, CARD, DECISION, PLAY
+from .transitions import ANSWER, AWAIT, CALL, DECISION, PLAY
 from .trick import Tricks
 
 # CHECKED_CODES belongs to the checks table; it stays importable from here, where callers found it.
@@ -148,12 +148,12 @@ class Match(Tricks, Bids, Checks):
         """Every legal decision of the next step, signals aside; empty once over or out of deals."""
         ph = self.phase
         t = self._t
-        if ph <= ANSWER:
+        if ph <= AWAIT:
             s = self._turn
             row = t.play_actions[s]
             acts: list[Action] = [row[c] for c in self.hands[s]]  # type: ignore[misc]
-            if ph != CARD:
-                # _may_bid, inlined: this runs at every step of every hand.
+            if ph <= ANSWER:
+                # _may_bid for the seat in turn, inlined: this runs at every step of every hand.
                 level = self.level
                 if (
                     self._bids_open
@@ -166,14 +166,16 @@ class Match(Tricks, Bids, Checks):
                     )
                 ):
                     if t.jumps:
-                        acts.extend(t.raise_actions[s][self.level + 1 :])  # type: ignore[arg-type]
+                        acts.extend(t.raise_actions[s][level + 1 :])  # type: ignore[arg-type]
                     else:
-                        acts.append(t.raise_actions[s][self.level + 1])  # type: ignore[arg-type]
-                if ph == ANSWER:
+                        acts.append(t.raise_actions[s][level + 1])  # type: ignore[arg-type]
+                if ph:  # ANSWER (PLAY is 0): the seat in turn answers a bid
                     if t.refusal_any_opponent:
                         acts.extend(t.refuse_actions[x] for x in range(t.n) if t.side_of[x] != self._bside)
                     else:
                         acts.append(t.refuse_actions[s])
+                elif t.bids_any_seat:
+                    self._add_bids_out_of_turn(s, acts)
             return acts
         if ph == DECISION:
             return list(t.decide_actions[self.twenty_side])
@@ -189,30 +191,39 @@ class Match(Tricks, Bids, Checks):
         kind = type(action)
         ph = self.phase
         if kind is Play:
-            if ph <= ANSWER:
+            if ph <= AWAIT:
                 s = self._turn
                 hand = self.hands[s]
                 c = action.card.id  # type: ignore[union-attr]
                 if action.seat == t.seat_ids[s] and c in hand:  # type: ignore[union-attr]
                     # The card is played here rather than in a method: this is the hot
-                    # path, and only a trick's last card needs more (_end_trick).
+                    # path, and only a trick's last card needs more (_end_trick); where a
+                    # hand may stop mid-trick, every card does (t.card_check_from is 1).
                     hand.remove(c)
                     tcards = self.tcards
                     tcards.append(c)
                     self.tseats.append(s)
-                    if len(tcards) < t.n:
-                        self._turn = t.next_seat[s]
-                        self.phase = ANSWER if ph == CARD else PLAY
+                    if len(tcards) < t.card_check_from:
+                        if ph <= ANSWER:  # no bid was awaiting an answer, or this card accepted it
+                            self._turn = t.next_seat[s]
+                            if ph:  # ANSWER (PLAY is 0): the answering seat's card accepts the bid
+                                self.phase = PLAY
+                        else:  # the answer belongs to the first seat of the other side to play
+                            nxt = self._turn = t.next_seat[s]
+                            self.phase = ANSWER if t.side_of[nxt] != self._bside else AWAIT
                         return NO_EVENTS
-                    return self._end_trick(ph == CARD)
+                    return self._end_trick(ph > ANSWER)
         elif kind is Raise:
             s = self._turn
-            if (ph == PLAY or ph == ANSWER) and self._bids_open and self.level < t.top:
+            if ph <= ANSWER and self._bids_open and self.level < t.top:
                 bid = t.raise_actions[s][self.level + 1]
                 if (action is bid or action == bid) and self._may_bid(s):
                     return self._do_raise(s, self.level + 1)
-                if t.jumps and self._check(action) is None:
-                    return self._do_raise(s, t.bid_level[action.to])  # type: ignore[union-attr]
+                if (t.jumps or t.bids_any_seat) and self._check(action) is None:
+                    # a jump, or a bid by a seat not in turn (any_seat)
+                    bidder = t.seat_index[action.seat]  # type: ignore[union-attr]
+                    to = t.bid_level[action.to]  # type: ignore[union-attr]
+                    return self._do_raise(s, to) if bidder == s else self._do_bid_out_of_turn(bidder, to)
         elif kind is Refuse:
             if ph == ANSWER:
                 if not t.refusal_any_opponent:

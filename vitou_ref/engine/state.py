@@ -9,7 +9,7 @@ from ..rules.model import Ruleset
 from .events import Event
 from .setup import DealSource
 from .tables import Tables
-from .transitions import ANSWER, CALL, CARD, DECISION, NO_DEAL, OVER, PHASE_NAMES, PLAY
+from .transitions import ANSWER, AWAIT, CALL, CARD, DECISION, NO_DEAL, OVER, PHASE_NAMES, PLAY
 
 NORMAL, TWENTY, TWENTY_TWENTY = 0, 1, 2
 MODE_NAMES = ("normal", "twenty", "twenty_twenty")
@@ -110,7 +110,7 @@ class MatchState:
     @property
     def turn(self) -> str | None:
         """The seat due to act: to play, to answer a bid, or to answer the 20-20 question."""
-        if self.phase in (PLAY, CARD, ANSWER, CALL):
+        if self.phase <= AWAIT or self.phase == CALL:
             return self._t.seat_ids[self._turn]
         return None
 
@@ -178,7 +178,7 @@ class MatchState:
         if self.mode == TWENTY:
             head += f", {t.side_ids[self.twenty_side]} at {t.twenty_at}"
         elif self.mode == TWENTY_TWENTY:
-            head += ", 20-20"
+            head += f", {t.twenty_at}-{t.twenty_at}"
         if self.phase == DECISION:
             return f"{head}; {t.side_ids[self.twenty_side]} to decide whether to play"
         if self.phase == CALL:
@@ -187,7 +187,12 @@ class MatchState:
         bid = ""
         if self.level:
             bid = f"; bid {t.bid_tokens[self.level]} by {t.seat_ids[self._bidder]} ({t.side_ids[self._bside]})"
-        waiting = {PLAY: "to play", CARD: "to play the card of its bid", ANSWER: "to answer the bid"}[self.phase]
+        waiting = {
+            PLAY: "to play",
+            CARD: "to play the card of its bid",
+            ANSWER: "to answer the bid",
+            AWAIT: "to play; the bid awaits its answer from the other side",
+        }[self.phase]
         return (
             f"{head}; trick {self.trick_number}, led by {t.seat_ids[self._leader]}, "
             f"cards played {played}{bid}; {t.seat_ids[self._turn]} {waiting}"

@@ -11,6 +11,7 @@ from .events import TrickEvent
 
 TIED = 2  # the result of a tied trick, after the two side indexes 0 and 1
 ELDEST = -2  # a row whose winner is the side of the player next to the dealer
+VOID = -3  # a row with no winner although not every trick tied (-1: every trick tied)
 
 
 class Tables:
@@ -88,6 +89,7 @@ class Tables:
         self.last_bids = p.last_position_bids
         self.raise_any_side = p.raise_by == "any"
         self.later_raise = p.later_raise
+        self.bids_any_seat = p.bid_timing == "any_seat"  # à la volée: any seat may bid while nothing is owed
         self.refusal_any_opponent = p.refusal_by == "any_opponent"
         self.refusal_pays_refusers = p.refusal_pays == "refusers"
 
@@ -150,7 +152,7 @@ class Tables:
                     decided: tuple[int, str] | None = None
                     if row is not None:
                         if row.winner == "none":
-                            decided = (-1, row.id)
+                            decided = (-1 if a is None else VOID, row.id)
                         elif row.winner == "eldest":
                             decided = (ELDEST, row.id)  # settled at play time: it depends on the dealer
                         else:
@@ -163,6 +165,13 @@ class Tables:
             i += 1
         self.trie_next = tuple(tuple(x) for x in nxt)
         self.trie_term = tuple(term)
+        # hand_stop: as_soon_as_determined lets a hand stop in the middle of a trick (Tricks._card_mid_trick).
+        # Then every card goes on past the hot path's quick branch, which takes only the cards below
+        # card_check_from (the trick's last one alone otherwise); trie_may_stop marks the nodes from which
+        # some way the trick in play can end decides the hand, so that only those are searched.
+        self.stop_mid_trick = rules.params.hand_stop == "as_soon_as_determined"
+        self.card_check_from = 1 if self.stop_mid_trick else self.n
+        self.trie_may_stop = tuple(any(c >= 0 and term[c] is not None for c in row) for row in nxt)
 
     def as_json(self, action: Any) -> dict[str, Any]:
         """The protocol form of an action; the prebuilt ones are written once and shared."""

@@ -17,26 +17,47 @@
 #
 # A hand moves through the phases in this order: DECISION (only when one side
 # has exactly 20), CALL (only at 20-20), then PLAY, where each card may be
-# preceded by a bid; a bid moves to CARD (the bidder must now play), the
-# bidder's card to ANSWER (the immediate follower accepts by playing, raises,
-# or refuses). When a hand ends, the next hand is dealt and the match goes to
-# the first phase of that hand, or to OVER when the match is won, or to
-# NO_DEAL when no cards are left to deal.
+# preceded by a bid; a bid by the seat in turn moves to CARD (the bidder must
+# now play). The answer to a bid belongs to the first seat of the side opposite
+# the latest bidder to play after it (after the bidder's card, when it owes
+# one): while a seat of the bidder's side is in turn the match is in AWAIT (that
+# seat plays on, it neither bids nor refuses), and when the answering seat's
+# turn comes, in ANSWER (it accepts by playing, raises, or refuses). Under the
+# base rules of four seats the answering seat is always the bidder's immediate
+# follower, so AWAIT is met only where a bid from last position is allowed (the
+# next leader may be the bidder's side) or where any seat may bid (bid_timing:
+# any_seat, a bid by a seat not in turn, which owes no card). When a hand ends,
+# the next hand is dealt and the match goes to the first phase of that hand,
+# or to OVER when the match is won, or to NO_DEAL when no cards are left to
+# deal.
 #
 # The entries below are data; tests check that after every applied act the
 # match is in one of the phases its entry lists.
 
 from __future__ import annotations
 
-PLAY = 0  # the seat in turn plays a card, and may bid first
-CARD = 1  # the seat that has just bid must play its card
-ANSWER = 2  # the immediate follower of a bid answers: play (accept), raise, refuse
-DECISION = 3  # the side at exactly 20 decides to play or to decline the hand
-CALL = 4  # at 20-20, the seat asked says pass or play
-OVER = 5  # the match has been won
-NO_DEAL = 6  # a hand is due but no deal is left
+# The play of the tricks holds the four lowest numbers, so that "ph <= AWAIT"
+# means "a card is due", and "ph <= ANSWER" "a bid may be made"; PLAY is 0, so
+# that "if ph:" tells ANSWER from PLAY (the hot path tests these).
+PLAY = 0  # no bid awaits an answer: the seat in turn plays a card, and may bid first
+ANSWER = 1  # the seat that answers a bid is in turn: play (accept), raise, refuse
+CARD = 2  # the seat that has just bid in turn must play its card
+AWAIT = 3  # a bid awaits its answer, and a seat of the bidder's side is in turn: it plays on
+DECISION = 4  # the side at exactly 20 decides to play or to decline the hand
+CALL = 5  # at 20-20, the seat asked says pass or play
+OVER = 6  # the match has been won
+NO_DEAL = 7  # a hand is due but no deal is left
 
-PHASE_NAMES = ("play", "bid_card", "answer", "twenty_decision", "twenty_twenty_call", "match_over", "no_deal")
+PHASE_NAMES = (
+    "play",
+    "answer",
+    "bid_card",
+    "awaiting_answer",
+    "twenty_decision",
+    "twenty_twenty_call",
+    "match_over",
+    "no_deal",
+)
 
 # Phases a match can be in once a hand has ended and the next one is dealt.
 _NEXT_HAND = frozenset({PLAY, DECISION, CALL, OVER, NO_DEAL})
@@ -45,12 +66,13 @@ _NEXT_HAND = frozenset({PLAY, DECISION, CALL, OVER, NO_DEAL})
 TRANSITIONS: dict[int, dict[str, tuple[str, frozenset[int]]]] = {
     PLAY: {
         "play": ("play", frozenset({PLAY}) | _NEXT_HAND),
-        "raise": ("raise", frozenset({CARD})),
+        # CARD for a bid by the seat in turn; ANSWER or AWAIT for one by another seat (any_seat)
+        "raise": ("raise", frozenset({CARD, ANSWER, AWAIT})),
         "refuse": ("refuse", _NEXT_HAND),  # always refused here: no bid awaits an answer
         "signal": ("signal", frozenset({PLAY})),
     },
     CARD: {
-        "play": ("play", frozenset({ANSWER, PLAY}) | _NEXT_HAND),
+        "play": ("play", frozenset({ANSWER, AWAIT}) | _NEXT_HAND),
         "raise": ("raise", frozenset({CARD})),  # always refused: the bidder owes a card
         "refuse": ("refuse", _NEXT_HAND),  # always refused: no card yet to answer
         "signal": ("signal", frozenset({CARD})),
@@ -60,6 +82,12 @@ TRANSITIONS: dict[int, dict[str, tuple[str, frozenset[int]]]] = {
         "raise": ("raise", frozenset({CARD})),
         "refuse": ("refuse", _NEXT_HAND),
         "signal": ("signal", frozenset({ANSWER})),
+    },
+    AWAIT: {
+        "play": ("play", frozenset({ANSWER, AWAIT}) | _NEXT_HAND),
+        "raise": ("raise", frozenset({AWAIT})),  # always refused: the bid awaits its answer
+        "refuse": ("refuse", _NEXT_HAND),  # always refused: the answering seat is not in turn yet
+        "signal": ("signal", frozenset({AWAIT})),
     },
     DECISION: {
         "decide_play": ("decide", frozenset({PLAY})),

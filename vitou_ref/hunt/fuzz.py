@@ -11,7 +11,7 @@ from typing import Any
 
 from ..engine.actions import Malformed, action_from_json
 from ..engine.tables import tables_for
-from ..protocol.client import Client, Fault
+from ..protocol.client import PROTOCOL_MINOR, Client, Fault
 from ..protocol.server import match_from_setup
 from ..rules.errors import IllegalAction
 from ..rules.model import Ruleset
@@ -77,6 +77,7 @@ class Fuzzer:
         self.progress = progress
         self.tries = universe(self.t)
         self.client: Client | None = None
+        self.minor = PROTOCOL_MINOR  # the peer's protocol 1.minor, from its answer to start
         self.session: list[Case] = []  # every case sent to the running process, in order
         self.matches = 0
         self.actions = 0  # over every match tried, for the report
@@ -92,6 +93,7 @@ class Fuzzer:
                 client.kill()
                 raise Fault("ruleset", f"the implementation does not offer {self.rules.name}")
             self.client = client
+            self.minor = hello.minor
             self.session = []
         return self.client
 
@@ -171,7 +173,7 @@ class Fuzzer:
             d: Divergence | None = Divergence(case, "fault", "an answer", got.message, ref)
         else:
             got_body = {k: v for k, v in got.items() if k != "seq"} if isinstance(got, dict) else got
-            d = compare(case, ref, got_body)
+            d = compare(case, ref, got_body, self.minor)
         if d is not None:
             d.before = self._before(case)
         return d

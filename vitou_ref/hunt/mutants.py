@@ -56,6 +56,16 @@ def _set(rule: str, **values: Any) -> Callable[[Doc], None]:
     return change
 
 
+def _bind(rule: str, **data: Any) -> Callable[[Doc], None]:
+    """Bind an optional rule the base leaves unbound, with a clause of its own."""
+
+    def change(doc: Doc) -> None:
+        clause = {"id": f"mutant.{rule}", "section": "02", "title": "Mutant", "text": "mutant", "rule": rule}
+        doc["clauses"].append({**clause, "data": data})
+
+    return change
+
+
 def _both(*changes: Callable[[Doc], None]) -> Callable[[Doc], None]:
     def change(doc: Doc) -> None:
         for c in changes:
@@ -173,6 +183,11 @@ MUTANTS: tuple[Mutant, ...] = (
         ),
     ),
     Mutant("stop-late", "always plays the three tricks", _rows(_STOP_LATE)),
+    Mutant(
+        "stop-mid-trick",
+        "stops a hand in the middle of a trick once its result is determined (clarification 3's other reading)",
+        _bind("hand_stop", at="as_soon_as_determined"),
+    ),
     Mutant("stop-early", "ends the hand on the first trick won", _rows(_STOP_EARLY)),
     Mutant(
         "refusal-pays-refused",

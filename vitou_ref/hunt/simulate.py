@@ -32,6 +32,7 @@ class Simulation:
     tied_tricks: int = 0
     reached_twenty: int = 0
     reached_twenty_twenty: int = 0
+    twenty_at: int = 20  # the score of the twenty-point ending, as the ruleset sets it
 
     @property
     def hands(self) -> int:
@@ -60,6 +61,7 @@ class Simulation:
             "refusal_rate": round(self.reasons["refusal"] / hands, 4),
             "tied_trick_rate": round(self.tied_tricks / (self.tricks or 1), 4),
             "all_tied_hand_rate": round(self.reasons["tied"] / hands, 4),
+            "void_hand_rate": round(self.reasons["void"] / hands, 4),
             "matches_reaching_twenty": self.reached_twenty,
             "matches_reaching_twenty_twenty": self.reached_twenty_twenty,
         }
@@ -73,7 +75,7 @@ def simulate(rules: Ruleset, matches: int, seed: int, progress: Callable[[int, i
     t = tables_for(rules)
     rng = random.Random(seed)
     rnd = rng.random
-    sim = Simulation(rules.name, matches, seed)
+    sim = Simulation(rules.name, matches, seed, twenty_at=t.twenty_at)
     start = time.perf_counter()
     for i in range(matches):
         m = Match(t, rng=rng)
@@ -111,12 +113,13 @@ def simulate(rules: Ruleset, matches: int, seed: int, progress: Callable[[int, i
 
 
 def _ending(h: HandEvent, rules: Ruleset) -> str:
+    at = rules.params.twenty_at
     if h.mode == "twenty_twenty":
-        return "20-20 ending"
+        return f"{at}-{at} ending"
     if h.mode == "twenty":
         score = dict(h.score)
         was = score[h.winner or ""] - int(h.points)
-        return "won at twenty" if was == rules.params.twenty_at else "opponents of the side at twenty passed the target"
+        return f"won at {at}" if was == at else f"opponents of the side at {at} passed the target"
     if isinstance(h.points, str):
         return "accepted top bid (baraque)"
     if h.reason == "refusal":
@@ -164,9 +167,10 @@ def render_simulation(sim: Simulation) -> str:
     ]
     for k, v in j["endings"].items():
         lines.append(f"  {k}: {v} ({100 * v / max(sim.matches, 1):.1f}%)")
+    at = sim.twenty_at
     lines.append(
-        f"matches reaching twenty: {sim.reached_twenty} ({100 * sim.reached_twenty / max(sim.matches, 1):.1f}%), "
-        f"reaching 20-20: {sim.reached_twenty_twenty} ({100 * sim.reached_twenty_twenty / max(sim.matches, 1):.1f}%)"
+        f"matches reaching {at}: {sim.reached_twenty} ({100 * sim.reached_twenty / max(sim.matches, 1):.1f}%), "
+        f"reaching {at}-{at}: {sim.reached_twenty_twenty} ({100 * sim.reached_twenty_twenty / max(sim.matches, 1):.1f}%)"
     )
     lines.append("how hands end:")
     for k, v in j["hand_results"].items():
@@ -178,6 +182,7 @@ def render_simulation(sim: Simulation) -> str:
         "values of hands won by refusal: " + ", ".join(f"{k}: {v}" for k, v in j["values_won_by_refusal"].items())
     )
     lines.append(
-        f"refusal rate {j['refusal_rate']:.1%}, tied tricks {j['tied_trick_rate']:.1%}, all-tied hands {j['all_tied_hand_rate']:.1%}"
+        f"refusal rate {j['refusal_rate']:.1%}, tied tricks {j['tied_trick_rate']:.1%}, "
+        f"all-tied hands {j['all_tied_hand_rate']:.1%}, void hands (no winner, not all tied) {j['void_hand_rate']:.1%}"
     )
     return "\n".join(lines) + "\n"

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..protocol.client import Client, Fault
+from ..protocol.client import PROTOCOL_MINOR, Client, Fault
 from ..protocol.connection import DEFAULT_MAX_LINE, Connection
 from ..protocol.wire import printable
 from ..rules.schema import first_error
@@ -97,6 +97,7 @@ class Run:
     suite: Suite
     started: float
     implementation: dict[str, Any] | None = None
+    protocol_minor: int = PROTOCOL_MINOR  # the peer speaks protocol 1.minor, as its answer to start says
     offered: list[str] = field(default_factory=list)
     results: list[CaseResult] = field(default_factory=list)
     restarts: int = 0
@@ -152,6 +153,7 @@ class Certifier:
             raise HarnessError(exc.message) from None
         self.client = client
         run.implementation = hello.implementation
+        run.protocol_minor = hello.minor
         run.offered = list(hello.rulesets)
 
     def close(self) -> None:
@@ -237,7 +239,7 @@ class Certifier:
         bad_shape = shape_problem(response, len(case.plain_actions), expect.errored)
         if bad_shape is not None:
             return CaseResult(case, ruleset, ERRORED, bad_shape, fault="shape")
-        diff = compare(case, expect, response)
+        diff = compare(case, expect, response, run.protocol_minor)
         if diff is not None:
             return CaseResult(case, ruleset, FAILED, diff.describe(), diff)
         return CaseResult(case, ruleset, PASSED)

@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from ..protocol.client import PROTOCOL_MINOR, as_spoken
 from ..protocol.wire import canonical, printable, same
 from .fixtures import Case, Expectation
 
@@ -86,8 +87,13 @@ def shape_problem(response: Any, n_actions: int, errored_expected: bool = False)
     return None
 
 
-def compare(case: Case, expect: Expectation, response: dict[str, Any]) -> Difference | None:
-    """The first difference between ``response`` and ``expect``, or None when they agree."""
+def compare(
+    case: Case, expect: Expectation, response: dict[str, Any], minor: int = PROTOCOL_MINOR
+) -> Difference | None:
+    """The first difference between ``response`` and ``expect``, or None when they agree.
+
+    ``minor`` is the peer's protocol 1.minor: the expected events are compared as that version words them.
+    """
     if expect.errored:
         if response.get("errored") is True:
             return None
@@ -112,7 +118,7 @@ def compare(case: Case, expect: Expectation, response: dict[str, Any]) -> Differ
             continue
         if got.get("ok") is not True:
             return Difference(where, "result", {"ok": True}, {"error": got.get("error")}, action)
-        want_events = exp.plain_events
+        want_events = as_spoken(exp.plain_events, minor)
         if not same(got.get("events"), want_events):
             return Difference(where, "events", want_events, got.get("events"), action)
         if exp.legal is not None:

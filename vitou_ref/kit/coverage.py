@@ -100,7 +100,7 @@ def record(cov: Coverage, rules: Ruleset, case: Case, trace: list[Event]) -> Non
         if h.level is not None and mode == "normal":
             if h.reason == "refusal":
                 mark(cov.refused, str(h.level))
-            elif h.reason in ("tricks", "tied"):
+            elif h.reason in ("tricks", "tied", "void"):
                 mark(cov.accepted, str(h.level))
         if mode == "normal":
             mark(

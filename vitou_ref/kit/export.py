@@ -33,6 +33,7 @@ def export_suite(path: str | None = None) -> dict[str, Any]:
         "format": 1,
         "generator": f"vitou {__version__}",
         "protocol": 1,
+        "protocol_minor": 1,  # expectations are worded in protocol 1.1: a 1.0 peer says "tied" where one says "void"
         "rulesets": rulesets,
         "step_forms": "each expected step is {ok:true, events:[...], legal?:[...]} or {ok:false, error:CODE}; "
         "legal sets compare as sets; a case's rulesets and expect_for keys are references ID/RANGE "

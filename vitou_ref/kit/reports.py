@@ -20,7 +20,7 @@ SECTION_TITLES = {
     "01": "Partners, rank and deal",
     "02": "Win the hand and tied tricks",
     "03": "Raise, accept or refuse",
-    "04": "The twenty-point ending",
+    "04": "The {at}-point ending",  # at: the ruleset's own score of that ending
     "05": "Refusal is a score decision",
     "06": "Signals and table talk",
 }
@@ -35,6 +35,10 @@ class Verdict:
     clauses_total: int
     sections: dict[str, tuple[int, int]] = field(default_factory=dict)  # section -> (passed, cases)
     clauses: dict[str, tuple[int, int]] = field(default_factory=dict)
+    twenty_at: int = 20  # the score of the ruleset's twenty-point ending, named in the title of §04
+
+    def section_title(self, section: str) -> str:
+        return SECTION_TITLES.get(section, "").format(at=self.twenty_at)
 
     @property
     def status(self) -> str:
@@ -108,6 +112,7 @@ def verdicts(run: Run, rules: Mapping[str, Ruleset | None]) -> list[Verdict]:
                 len(clauses),
                 {s: (sum(v), len(v)) for s, v in by_section.items()},
                 clauses,
+                ruleset.params.twenty_at if ruleset else 20,
             )
         )
     return out
@@ -125,7 +130,7 @@ def render_text(run: Run, vs: list[Verdict]) -> str:
     impl = run.implementation or {}
     lines.append(
         f"implementation: {_field(impl, 'name')} {_field(impl, 'version')} ({_field(impl, 'language')}); "
-        f"offers {printable(', '.join(run.offered), 500) or 'nothing'}"
+        f"protocol 1.{run.protocol_minor}; offers {printable(', '.join(run.offered), 500) or 'nothing'}"
     )
     lines.append(f"suite: {len(run.suite.cases)} cases; {len(run.results)} run in {run.seconds:.2f}s")
     if run.restarts:
@@ -141,7 +146,7 @@ def render_text(run: Run, vs: list[Verdict]) -> str:
         lines.append("")
         lines.append(f"{v.ruleset} by rules-text section:")
         for s, (a, b) in sorted(v.sections.items()):
-            lines.append(f"  §{s} {SECTION_TITLES.get(s, '')}: {a}/{b} cases")
+            lines.append(f"  §{s} {v.section_title(s)}: {a}/{b} cases")
         weak = {c: ab for c, ab in v.clauses.items() if ab[0] != ab[1]}
         lines.append(f"{v.ruleset} by clause: {v.clauses_passed}/{v.clauses_total} clauses pass every case")
         for c, (a, b) in sorted(weak.items()):
@@ -170,7 +175,7 @@ def render_markdown(run: Run, vs: list[Verdict]) -> str:
     for v in vs:
         out += [f"**{v.line()}**", ""]
         out += ["| §section | cases passed |", "|---|---|"]
-        out += [f"| §{s} {SECTION_TITLES.get(s, '')} | {a}/{b} |" for s, (a, b) in sorted(v.sections.items())]
+        out += [f"| §{s} {v.section_title(s)} | {a}/{b} |" for s, (a, b) in sorted(v.sections.items())]
         out += ["", "| clause | cases passed |", "|---|---|"]
         out += [f"| `{c}` | {a}/{b} |" for c, (a, b) in sorted(v.clauses.items())]
         out.append("")
@@ -190,6 +195,7 @@ def render_json(run: Run, vs: list[Verdict]) -> dict[str, Any]:
     return {
         "harness": {"name": "vitou certify", "version": __version__},
         "implementation": run.implementation,
+        "protocol": f"1.{run.protocol_minor}",
         "offered": run.offered,
         "seconds": round(run.seconds, 3),
         "restarts": run.restarts,

@@ -3,7 +3,8 @@
 Nothing the peer sends is trusted. Every line is parsed by ``_wire.loads``
 (bounded depth and size, no NaN, no giant integers); the handshake is always
 checked field by field (``protocol`` the integer 1, never ``true`` or
-``1.0``; ``rulesets`` a list of strings; ``implementation`` an object);
+``1.0``; ``protocol_minor``, when present, a whole number; ``rulesets`` a
+list of strings; ``implementation`` an object);
 every answer must be a JSON object whose ``seq`` is exactly the integer
 sent. A peer that breaks any of this gets a ``Fault`` with a stable kind,
 never an exception of another type, and its process tree is ended.
@@ -21,6 +22,12 @@ from .connection import DEFAULT_MAX_LINE, Connection, Fault
 START = b'{"cmd":"start","protocol":1}\n'
 STOP = b'{"cmd":"stop"}\n'
 PROTOCOL = 1
+PROTOCOL_MINOR = 1  # the latest minor version of protocol 1 this client knows (docs/protocol.md, Versions)
+
+# What each minor version added to the hand reasons, and what a peer of an
+# earlier minor sends in its place: protocol 1.0 reports every hand nobody
+# wins as "tied", and 1.1 tells "void" (a row with no winner) from it.
+_EARLIER_REASON = {"void": ("tied", 1)}
 
 
 @dataclass(frozen=True)
@@ -29,6 +36,7 @@ class Hello:
 
     implementation: dict[str, Any]
     rulesets: tuple[str, ...]
+    minor: int = 0  # protocol 1.minor: 0 when the answer names no protocol_minor
 
 
 def handshake_problem(hello: Any, validate: bool = False) -> str | None:
@@ -38,6 +46,9 @@ def handshake_problem(hello: Any, validate: bool = False) -> str | None:
     proto = hello.get("protocol")
     if not (_wire.is_int(proto) and proto == PROTOCOL):
         return f"'protocol' is {_shown(proto)}, not the integer {PROTOCOL}"
+    minor = hello.get("protocol_minor", 0)
+    if not (_wire.is_int(minor) and minor >= 0):
+        return f"'protocol_minor' is {_shown(minor)}, not a whole number"
     rulesets = hello.get("rulesets")
     if not isinstance(rulesets, list) or not all(isinstance(r, str) for r in rulesets):
         return f"'rulesets' is {_shown(rulesets)}, not a list of ruleset names"
@@ -50,6 +61,18 @@ def handshake_problem(hello: Any, validate: bool = False) -> str | None:
         if broken is not None:
             return f"breaks the protocol schema: {_wire.printable(broken)}"
     return None
+
+
+def as_spoken(events: Any, minor: int) -> Any:
+    """``events`` as a peer of protocol 1.``minor`` sends them: a reason a later minor added becomes the one it split."""
+    if minor >= PROTOCOL_MINOR or not isinstance(events, list):
+        return events
+    out = []
+    for e in events:
+        reason = e.get("reason") if isinstance(e, dict) and e.get("event") == "hand" else None
+        earlier = _EARLIER_REASON.get(reason) if isinstance(reason, str) else None
+        out.append({**e, "reason": earlier[0]} if earlier is not None and minor < earlier[1] else e)
+    return out
 
 
 def _kind(value: Any) -> str:
@@ -126,7 +149,7 @@ class Client:
         except BaseException:
             self.kill()  # Ctrl-C during the handshake: nothing may outlive the run
             raise
-        self.hello = Hello(dict(hello["implementation"]), tuple(hello["rulesets"]))
+        self.hello = Hello(dict(hello["implementation"]), tuple(hello["rulesets"]), hello.get("protocol_minor", 0))
         self.seq = 0
         return self.hello
 
@@ -190,4 +213,14 @@ class Client:
         return answer
 
 
-__all__ = ["START", "STOP", "Client", "Fault", "Hello", "describe_line", "handshake_problem"]
+__all__ = [
+    "PROTOCOL_MINOR",
+    "START",
+    "STOP",
+    "Client",
+    "Fault",
+    "Hello",
+    "as_spoken",
+    "describe_line",
+    "handshake_problem",
+]

@@ -17,6 +17,7 @@ from ..rules.model import Ruleset
 from .wire import WireError, dumps, is_int, loads, printable
 
 PROTOCOL = 1
+PROTOCOL_MINOR = 1  # protocol 1.1: the hand reason "void" (docs/protocol.md, Versions)
 MAX_LINE = 16 * 1024 * 1024  # bytes of one request line, its newline not counted
 MAX_MESSAGE = 1000  # characters of an errored answer's message
 CHUNK = 1 << 16  # an oversize line is skipped this many bytes at a time
@@ -204,7 +205,12 @@ class Server:
                     seq,
                     f"protocol not supported: this implementation speaks the integer {PROTOCOL}; {_got(req, 'protocol')}",
                 )
-            return {"protocol": PROTOCOL, "implementation": self.implementation, "rulesets": list(self.tables)}
+            return {
+                "protocol": PROTOCOL,
+                "protocol_minor": PROTOCOL_MINOR,
+                "implementation": self.implementation,
+                "rulesets": list(self.tables),
+            }
         if cmd == "run":
             return self._run(req, seq)
         return _errored(seq, f"unknown cmd {_describe(cmd)} (commands: start, run, stop)")

@@ -17,12 +17,14 @@ class ClauseChange:
     b: str | None  # clause id in B
     fields: dict[str, tuple[Any, Any]] = field(default_factory=dict)  # wording and binding
     data: dict[str, tuple[Any, Any]] = field(default_factory=dict)  # data paths
+    wording_only: bool = False  # the same rule (or none) and the same data: the change is in words, never in play
 
     def to_json(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
             "a": self.a,
             "b": self.b,
+            "wording_only": self.wording_only,
             "fields": {k: {"a": x, "b": y} for k, (x, y) in self.fields.items()},
             "data": {k: {"a": x, "b": y} for k, (x, y) in self.data.items()},
         }
@@ -130,6 +132,11 @@ def diff_rulesets(a: Ruleset, b: Ruleset) -> RulesetDiff:
         only_b.remove(partner)
     changes += [ClauseChange("removed", cid, None, *_compare(by_a[cid], None)) for cid in only_a]
     changes += [ClauseChange("added", None, cid, *_compare(None, by_b[cid])) for cid in only_b]
+    for c in changes:
+        # Play reads a clause's data, and only where a rule binds it: a change
+        # that keeps the rule (or its absence) and the data changes words only.
+        if c.a is not None and c.b is not None:
+            c.wording_only = by_a[c.a].get("rule") == by_b[c.b].get("rule") and not c.data
 
     kl_a = {k["number"]: k for k in ja["clarifications"]}
     kl_b = {k["number"]: k for k in jb["clarifications"]}
@@ -182,7 +189,7 @@ def render_diff(d: RulesetDiff) -> str:
             "removed": f"- {c.a}",
             "added": f"+ {c.b}",
         }[c.kind]
-        lines.append(head)
+        lines.append(head + ("  (wording only: no behaviour bound to this clause changes)" if c.wording_only else ""))
         for f, (x, y) in c.fields.items():
             if c.kind in ("added", "removed") and f not in ("title", "rule"):
                 continue

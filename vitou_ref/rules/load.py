@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .conditions import ACTS, CONDITIONS
 from .errors import ENGINE_CODES, REQUIRED_ORDER, InputError
 from .model import ChangelogEntry, Clarification, Clause, ErrorCode, Params, Ruleset, freeze
 from .problems import Problem
-from .settings import RULES, Locate, Path, params_from
+from .settings import ENDING_RULES, RULES, Locate, Path, params_from, stand_in
 
 
 def build_ruleset(
@@ -34,7 +35,9 @@ def build_ruleset(
         raise InputError(problems)
 
     def data_of(rule: str) -> tuple[Any, Path]:
-        i = bindings[rule]
+        i = bindings.get(rule)
+        if i is None:  # an optional rule, or a switched-off ending's, no clause sets: the data that stands in for it
+            return stand_in(rule, _bound(clauses_raw, bindings)), ("clauses",)
         return clauses_raw[i]["data"], ("clauses", i, "data")
 
     params = params_from(data_of, locate, problems, strict)
@@ -114,9 +117,24 @@ def _bind_rules(clauses_raw: list[dict[str, Any]], locate: Locate, problems: lis
         else:
             bindings[rule] = i
     for rule in RULES:
-        if rule not in bindings:
-            problems.append(locate("RULE_MISSING", f"no clause sets the rule {rule!r}", ("clauses",)))
+        if rule not in bindings and stand_in(rule, _bound(clauses_raw, bindings)) is None:
+            problems.append(locate("RULE_MISSING", _missing_message(rule), ("clauses",)))
     return bindings
+
+
+def _missing_message(rule: str) -> str:
+    if rule in ENDING_RULES:  # say how its clause could go
+        switch = ENDING_RULES[rule][0]
+        return (
+            f"no clause sets the rule {rule!r}; the clauses of an ending may be removed only while it is "
+            f"switched off (the rule {switch!r} with enabled: false)"
+        )
+    return f"no clause sets the rule {rule!r}"
+
+
+def _bound(clauses_raw: list[dict[str, Any]], bindings: dict[str, int]) -> Callable[[str], Any]:
+    """A rule -> the data of the clause that sets it (None if none does)."""
+    return lambda rule: clauses_raw[bindings[rule]].get("data") if rule in bindings else None
 
 
 def _check_errors(errors: list[dict[str, Any]], ids: dict[str, int], locate: Locate, problems: list[Problem]) -> None:

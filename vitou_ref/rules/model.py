@@ -45,6 +45,11 @@ class Clause:
     data: Any  # frozen; None when the clause carries no figures
     origin: str  # the ruleset (id/version) that wrote this clause
 
+    @property
+    def descriptive(self) -> bool:
+        """No rule binds this clause: the interpreter never reads it, so rewording it changes no behaviour."""
+        return self.rule is None
+
 
 @dataclass(frozen=True, slots=True)
 class Clarification:
@@ -135,6 +140,7 @@ class Params:
     tie_next_leader: Literal["previous_leader", "eldest"]
     tricks: int
     resolution: tuple[ResolutionRow, ...]
+    hand_stop: Literal["end_of_trick", "as_soon_as_determined"]  # when a hand may stop: see settings.OPTIONAL_RULES
     ladder: tuple[LadderLevel, ...]  # index 0 is the base value
     jumps_allowed: bool
     opening_tricks: frozenset[int] | None  # None: any trick
@@ -143,6 +149,7 @@ class Params:
     later_raise: bool
     refusal_by: Literal["immediate_follower", "any_opponent"]
     refusal_pays: Literal["bidders", "refusers"]
+    bid_timing: Literal["seat_in_turn", "any_seat"]  # who may bid: the seat in turn, or any seat (à la volée)
     target: int
     twenty_enabled: bool
     twenty_at: int

@@ -42,13 +42,35 @@ def validator(name: str) -> jsonschema.protocols.Validator:
 
 
 def _leaves(error: jsonschema.ValidationError) -> Iterator[jsonschema.ValidationError]:
-    # For oneOf/anyOf, the useful message is the deepest matching branch's.
+    # For oneOf/anyOf, the useful messages are those of the branch the
+    # instance is written for; failing that, the deepest matching branch's.
     if error.context:
+        fitting = _fitting_branch(error.context)
+        if fitting is not None:
+            for err in fitting:
+                yield from _leaves(err)
+            return
         best = jsonschema.exceptions.best_match(error.context)
         if best is not None:
             yield from _leaves(best)
             return
     yield error
+
+
+def _fitting_branch(context: list[jsonschema.ValidationError]) -> list[jsonschema.ValidationError] | None:
+    """The errors of the one branch whose shape the instance has, or None.
+
+    A branch fits when it finds nothing wrong with the instance itself (its
+    keys, its type), only deeper down: a profile operation with ``replace``
+    and ``with`` is a replacement whatever its clause gets wrong, and the
+    other branches' complaints (``'add' is a required property``, ...) only
+    hide the real problem inside it.
+    """
+    branches: dict[object, list[jsonschema.ValidationError]] = {}
+    for err in context:
+        branches.setdefault(err.relative_schema_path[0], []).append(err)
+    fitting = [errs for errs in branches.values() if all(err.relative_path for err in errs)]
+    return fitting[0] if len(fitting) == 1 else None
 
 
 def _message(err: jsonschema.ValidationError) -> str:
@@ -62,6 +84,8 @@ def _message(err: jsonschema.ValidationError) -> str:
     inst = short.repr(err.instance)
     if err.validator == "not" and err.validator_value == {"required": ["data"]}:
         return "'data' is given, but the clause sets no 'rule' to bind it to"
+    if err.validator == "required" and _unbound_rule(err) is not None:
+        return f"the clause binds the rule {_unbound_rule(err)!r} but gives no 'data' for it"
     if err.validator == "required":
         return err.message
     if err.validator == "additionalProperties":
@@ -78,8 +102,19 @@ def _message(err: jsonschema.ValidationError) -> str:
     return msg if len(msg) <= 200 else msg[:197] + "..."
 
 
+def _unbound_rule(err: jsonschema.ValidationError) -> str | None:
+    """The rule of a clause that names one but gives no data for it, when that is what ``err`` says."""
+    if err.validator == "required" and err.validator_value == ["data"] and isinstance(err.instance, dict):
+        rule = err.instance.get("rule")
+        return rule if isinstance(rule, str) else None
+    return None
+
+
 def _where(err: jsonschema.ValidationError) -> tuple[object, ...]:
     path = tuple(err.absolute_path)
+    # A rule without data is shown on the rule (data without a rule, on the clause).
+    if _unbound_rule(err) is not None:
+        return (*path, "rule")
     # An unexpected key is best shown on its own line, not on its object's.
     if err.validator == "additionalProperties" and isinstance(err.instance, dict):
         schema = err.schema if isinstance(err.schema, dict) else {}

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from .cards import Rank, Suit
@@ -51,6 +52,49 @@ RULES = (
     "signals",
     "signals_allowed",
 )
+"""The rules every ruleset binds, each to one clause (RULE_MISSING otherwise)."""
+
+# Rules a ruleset may leave unbound, each with the data that stands in for a
+# clause then: the behaviour of the rulesets written before the rule existed,
+# which keep their meaning (and their content hash) unchanged.
+OPTIONAL_RULES: Mapping[str, Any] = MappingProxyType(
+    {
+        "bid_timing": MappingProxyType({"by": "seat_in_turn"}),
+        # When a hand stops: judged at the end of each trick (the base), or as soon as the cards still to come
+        # to the trick in play can no longer change the result (clarification 3 of Vitou 1.1.0, the other reading).
+        "hand_stop": MappingProxyType({"at": "end_of_trick"}),
+    }
+)
+
+# The rules of an ending a ruleset can switch off, each with the rule whose
+# ``enabled: false`` switches it off and the data that stands in for its
+# clause once removed: a variant without the ending may drop the clauses that
+# describe it. What stands in is never read, since the ending never starts.
+ENDING_RULES: Mapping[str, tuple[str, Any]] = MappingProxyType(
+    {
+        "twenty_bids": ("twenty", {"bids": "closed"}),
+        "twenty_decline": ("twenty", {"opponents": 0}),
+        "twenty_play": ("twenty", {"win": 0, "win_takes_match": False, "lose": 0}),
+        "twenty_twenty_bids": ("twenty_twenty", {"bids": "closed"}),
+        "twenty_twenty_signals": ("twenty_twenty", {"signals": "forbidden"}),
+        "twenty_twenty_ask": ("twenty_twenty", {"first": "next_to_dealer"}),
+        "twenty_twenty_play": ("twenty_twenty", {"win": 0, "leader": "next_to_dealer"}),
+        "twenty_twenty_all_pass": ("twenty_twenty", {"dealer": "passes"}),
+        "twenty_twenty_all_tied": ("twenty_twenty", {"dealer": "passes"}),
+    }
+)
+
+
+def stand_in(rule: str, bound: Callable[[str], Any]) -> Any:
+    """The data read for a rule no clause sets (``bound``: rule -> its clause's data, or None), None if one must."""
+    if rule in OPTIONAL_RULES:
+        return OPTIONAL_RULES[rule]
+    if rule in ENDING_RULES:
+        switch, off = ENDING_RULES[rule]
+        data = bound(switch)
+        if isinstance(data, Mapping) and data.get("enabled") is False:
+            return MappingProxyType(off)
+    return None
 
 
 def params_from(data_of: DataOf, locate: Locate, problems: list[Problem], strict: bool) -> Params | None:
@@ -177,6 +221,7 @@ def _tricks(data_of: DataOf, bad: Bad, cards_each: int) -> Fields:
         "tie_next_leader": tie["next_leader"],
         "tricks": res["tricks"],
         "resolution": rows,
+        "hand_stop": data_of("hand_stop")[0]["at"],
     }
 
 
@@ -204,6 +249,7 @@ def _bids(data_of: DataOf, bad: Bad, strict: bool, tricks: int) -> Fields:
         "later_raise": data_of("later_raise")[0]["allowed"],
         "refusal_by": refusal["by"],
         "refusal_pays": refusal["pays"],
+        "bid_timing": data_of("bid_timing")[0]["by"],
     }
 
 

@@ -1,0 +1,194 @@
+"""What a profile's words do and do not do: the warnings of ``spec check`` on a valid profile, and the ground of a ruling.
+
+Play reads a clause's data, never its text, and only where a rule binds the
+clause. A profile may therefore be valid and still say something it does not
+do: it rewords a descriptive clause (no rule binds it) and expects play to
+follow; it changes a figure in the data but its text still states the base's;
+it replaces a clause and keeps a clarification of the base that rules on the
+old one. Each is a warning: located in the profile, never a failure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from .model import Clause, Ruleset, thaw
+from .problems import Problem
+from .registry import load_ruleset
+from .yamlsafe import Document
+
+WORDING_ONLY = "WORDING_ONLY"
+TEXT_FIGURE_STALE = "TEXT_FIGURE_STALE"
+CLARIFICATION_ON_REPLACED = "CLARIFICATION_ON_REPLACED"
+
+# A figure of a text: digits standing alone ("21", both halves of "20-20"),
+# not part of a card ("10S") or of a version ("1.1.0").
+_FIGURE = re.compile(r"(?<![\w.])\d+(?!\w|\.\d)")
+# References to clarifications are numbers too, never figures of the rules.
+_CITATION = re.compile(r"\(clarifications? [^)]*\)")
+
+
+def _operations(rules: Ruleset) -> list[dict[str, Any]]:
+    ops: list[dict[str, Any]] = thaw(rules.profile).get("operations", []) if rules.profile else []
+    return ops
+
+
+def replacements(rules: Ruleset, base: Ruleset) -> dict[str, tuple[str, int]]:
+    """Each clause a profile wrote by ``replace`` and still holds: the base's clause it stands for, and the operation.
+
+    A chain (``replace: bid.open`` with ``club.open``, then ``replace:
+    club.open``) leads back to the base's clause; the operation is the last.
+    """
+    base_ids = {c.id for c in base.clauses}
+    found: dict[str, tuple[str, int]] = {}
+    for n, op in enumerate(_operations(rules)):
+        if "replace" in op:
+            old = op["replace"]
+            first = found.pop(old, None) or ((old, n) if old in base_ids else None)
+            if first is not None:
+                found[op["with"]["id"]] = (first[0], n)
+        elif "remove" in op:
+            found.pop(op["remove"], None)
+    held = {c.id for c in rules.clauses}
+    return {new: src for new, src in found.items() if new in held}
+
+
+def _written_at(rules: Ruleset, clause_id: str) -> int | None:
+    """The operation that last wrote the clause ``clause_id`` (``replace``'s ``with`` or ``add``), if any."""
+    at = None
+    for n, op in enumerate(_operations(rules)):
+        written = op.get("with") if "replace" in op else op.get("add")
+        if isinstance(written, dict) and written.get("id") == clause_id:
+            at = n
+    return at
+
+
+def profile_warnings(doc: Document, rules: Ruleset) -> list[Problem]:
+    """The warnings of a valid profile against its base, located in the profile; empty for a base ruleset."""
+    if rules.extends is None or not rules.profile:
+        return []
+    base = load_ruleset(rules.extends)
+    out = list(_wording_only(doc, rules, base))
+    out += _stale_figures(doc, rules, base)
+    out += _clarifications_left(doc, rules, base)
+    return sorted(out, key=lambda p: (p.line or 0, p.column or 0))
+
+
+def _wording_only(doc: Document, rules: Ruleset, base: Ruleset) -> Iterator[Problem]:
+    for new, (old, n) in replacements(rules, base).items():
+        was, now = base.clause(old), rules.clause(new)
+        if was.descriptive and now.descriptive and was.text != now.text:
+            which = f"no rule binds {old}" if old == new else f"neither {old} nor {new} binds a rule"
+            message = f"wording only: no behaviour bound to this clause changes ({which}: words alone change no play)"
+            yield doc.problem(WORDING_ONLY, message, ("operations", n, "with", "text"))
+
+
+def _figures(text: str) -> set[int]:
+    return {int(x) for x in _FIGURE.findall(_CITATION.sub("", text))}
+
+
+def _numbers(value: Any, path: str = "") -> Iterator[tuple[str, int]]:
+    """Every integer of a clause's data, with its path (``levels[0].value``); booleans are not figures."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _numbers(v, f"{path}.{k}" if path else str(k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _numbers(v, f"{path}[{i}]")
+    elif isinstance(value, int) and not isinstance(value, bool):
+        yield path, value
+
+
+def stale_figures(was: Clause, now: Clause) -> list[tuple[int, list[str]]]:
+    """The figures ``was``'s text states and its data holds that ``now``'s data dropped but its text still states.
+
+    Each with the changes of the data that dropped it (``points: 21 -> 31``).
+    """
+    old, new = dict(_numbers(thaw(was.data))), dict(_numbers(thaw(now.data)))
+    held_now = set(new.values())
+    out = []
+    for figure in sorted(_figures(was.text) & set(old.values()) & _figures(now.text)):
+        if figure in held_now:
+            continue
+        changes = [f"{p}: {figure} -> {new.get(p, 'removed')}" for p, v in old.items() if v == figure]
+        out.append((figure, changes))
+    return out
+
+
+def _stale_figures(doc: Document, rules: Ruleset, base: Ruleset) -> Iterator[Problem]:
+    for rule in [r for r in rules.bindings if r in base.bindings]:
+        was, now = base.clause_for_rule(rule), rules.clause_for_rule(rule)
+        n = _written_at(rules, now.id)
+        if n is None or was.data == now.data:
+            continue
+        for figure, changes in stale_figures(was, now):
+            message = (
+                f"the text still states {figure}, as {base.name}'s {was.id} does, but the data no longer holds it "
+                f"({'; '.join(changes)}): state the new figure or reword"
+            )
+            key = "with" if "replace" in _operations(rules)[n] else "add"
+            yield doc.problem(TEXT_FIGURE_STALE, message, ("operations", n, key, "text"))
+
+
+def _clarifications_left(doc: Document, rules: Ruleset, base: Ruleset) -> Iterator[Problem]:
+    replaced = replacements(rules, base)
+    for k in rules.clarifications:
+        if k.origin == rules.name:  # the profile wrote it (added or replaced it): its own ruling
+            continue
+        for cited in k.clauses:
+            if cited not in replaced:
+                continue
+            old, n = replaced[cited]
+            by = "" if old == cited else f" by {cited}"
+            message = (
+                f"clarification {k.number} rules on {old}, which this profile replaced{by}: remove it or replace it"
+            )
+            yield doc.problem(CLARIFICATION_ON_REPLACED, message, ("operations", n, "replace"))
+
+
+def plays_as(rules: Ruleset, base: Ruleset) -> bool:
+    """Whether every match gets the same answers under both: the same parameters, the same codes in the same order."""
+    codes = [(e.code, e.acts, e.condition) for e in rules.errors]
+    return rules.params == base.params and codes == [(e.code, e.acts, e.condition) for e in base.errors]
+
+
+def wording_ground(rules: Ruleset, clause_id: str) -> tuple[Ruleset, Clause] | None:
+    """The base's ruleset and clause a ruling citing ``clause_id`` rests on, when the profile's words cannot; else None.
+
+    That is when a profile rewrote a clause no rule binds and plays exactly
+    as its base: its words then describe no behaviour of its own, and a
+    ruling citing them applies the base's, which the base's wording states
+    (through profiles of profiles, the first wording play follows). A
+    profile that changes play elsewhere may be rewording the clause to
+    describe that change (vitou-volee's answer, set by its bid timing): its
+    words are then the clause's, and spec check's WORDING_ONLY is the alert.
+    """
+    clause = rules.clause(clause_id)
+    if rules.extends is None or not clause.descriptive:
+        return None
+    base = load_ruleset(rules.extends)
+    if not plays_as(rules, base):
+        return None
+    if clause.origin != rules.name:  # inherited as the base has it
+        return wording_ground(base, clause_id) if clause_id in {c.id for c in base.clauses} else None
+    src = replacements(rules, base).get(clause_id)
+    if src is None:
+        return None
+    was = base.clause(src[0])
+    if not was.descriptive:
+        return None
+    return wording_ground(base, was.id) or ((base, was) if was.text != clause.text else None)
+
+
+__all__ = [
+    "CLARIFICATION_ON_REPLACED",
+    "TEXT_FIGURE_STALE",
+    "WORDING_ONLY",
+    "plays_as",
+    "profile_warnings",
+    "replacements",
+    "stale_figures",
+    "wording_ground",
+]
