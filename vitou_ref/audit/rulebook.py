@@ -243,6 +243,7 @@ td,th{border:1px solid #e6d9c3;padding:.25rem .5rem;text-align:left;vertical-ali
 .example{background:#f8f3ea;border-left:4px solid #c9a66b;padding:.5rem 1rem;margin:1rem 0}
 .clar{border-left:4px solid #8fa6b8;padding-left:1rem}
 a{color:#7b2d26}
+@media (max-width:40rem){#errors table,#errors tbody,#errors tr,#errors td{display:block}#errors tr:first-child{display:none}#errors tr{border:1px solid #e6d9c3;margin-bottom:.6rem}#errors td{border:none}}
 """
 
 
