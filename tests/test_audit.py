@@ -15,7 +15,7 @@ from vitou_ref.audit.notation import parse_notation, write_notation
 from vitou_ref.cli import main
 from vitou_ref.engine.reasons import catalog
 from vitou_ref.engine.tables import tables_for
-from vitou_ref.kit.fixtures import load_suite
+from vitou_ref.kit.suite import load_suite
 from vitou_ref.rules.schema import first_error
 from vitou_ref.rules.yamlsafe import load_path
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from vitou_ref import load_ruleset
 from vitou_ref.engine.tables import tables_for
 from vitou_ref.kit.certify import ERRORED, FAILED, PASSED, Certifier, HarnessError, Options
-from vitou_ref.kit.fixtures import load_suite
+from vitou_ref.kit.suite import load_suite
 from vitou_ref.protocol.client import Client, handshake_problem
 from vitou_ref.protocol.connection import Fault
 from vitou_ref.protocol.server import run_case

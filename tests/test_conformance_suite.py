@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from vitou_ref.cli import main
-from vitou_ref.kit.fixtures import load_suite
+from vitou_ref.kit.suite import load_suite
 from vitou_ref.kit.suitecheck import check_suite
 
 CASE = """

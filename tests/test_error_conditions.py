@@ -14,7 +14,7 @@ import yaml
 
 from vitou_ref.engine.actions import ACTION_TYPES, Malformed, Play, action_from_json
 from vitou_ref.engine.tables import Tables
-from vitou_ref.kit.fixtures import load_suite
+from vitou_ref.kit.suite import load_suite
 from vitou_ref.protocol.server import match_from_setup, run_case
 from vitou_ref.rules.conditions import ACTS, CONDITIONS
 from vitou_ref.rules.errors import IllegalAction, InputError

@@ -10,7 +10,8 @@ import pytest
 from vitou_ref import InputError
 from vitou_ref.cli import main
 from vitou_ref.kit import fixtures
-from vitou_ref.kit.fixtures import load_cases_file, load_suite
+from vitou_ref.kit.fixtures import load_cases_file
+from vitou_ref.kit.suite import load_suite
 
 # A shipped 1.1.0 beside 1.0.0, whatever spec/ holds while the tests run.
 SHIPPED = ["vitou/1.0.0", "vitou/1.1.0", "vitou-2p/1.0.0", "vitou-partners-tie/1.0.0"]

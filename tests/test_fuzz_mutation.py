@@ -16,7 +16,7 @@ from vitou_ref import load_ruleset
 from vitou_ref.cli import main
 from vitou_ref.hunt.mutants import MUTANTS, build_mutant
 from vitou_ref.hunt.mutation import mutant_command, run_mutation
-from vitou_ref.kit.fixtures import load_suite
+from vitou_ref.kit.suite import load_suite
 
 ROOT = Path(__file__).resolve().parent.parent
 FAKE = Path(__file__).parent / "fakes" / "fake_impl.py"

@@ -28,7 +28,9 @@ def certify(*args: str) -> int:
 def test_the_reference_is_conformant_on_the_whole_suite(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["certify"]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[-1].startswith("CONFORMANT vitou/1.1.0: ")
+    rules, envelope = out.splitlines()[-2:]
+    assert rules.startswith("CONFORMANT vitou/1.1.0: ")
+    assert envelope.startswith("CONFORMANT envelope (protocol lines, under vitou/1.1.0): ")
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ from vitou_ref import IllegalAction, Match, load_rules_text, load_ruleset
 from vitou_ref.engine.actions import Malformed, Play, action_from_json
 from vitou_ref.engine.events import Event, HandEvent, TrickEvent
 from vitou_ref.engine.tables import tables_for
-from vitou_ref.kit.fixtures import load_suite
+from vitou_ref.kit.suite import load_suite
 from vitou_ref.protocol.server import match_from_setup, run_case
 from vitou_ref.rules.errors import SetupError
 from vitou_ref.rules.model import thaw

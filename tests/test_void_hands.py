@@ -26,7 +26,7 @@ from vitou_ref.hunt.fuzzcases import Case as FuzzCase
 from vitou_ref.hunt.fuzzcases import compare as fuzz_compare
 from vitou_ref.hunt.simulate import render_simulation, simulate
 from vitou_ref.kit.compare import compare
-from vitou_ref.kit.fixtures import load_suite
+from vitou_ref.kit.suite import load_suite
 from vitou_ref.protocol.client import handshake_problem
 from vitou_ref.protocol.server import run_case
 from vitou_ref.rules.schema import first_error
@@ -160,7 +160,7 @@ def test_the_harness_compares_a_1_0_peer_s_tied_with_void_and_holds_a_1_1_peer_t
 PEER = """
 import json, sys
 from vitou_ref.adapter import build_server
-server = build_server(sys.argv[1])
+server = build_server([sys.argv[1]])
 for line in sys.stdin:
     answer = server.handle(line)
     if answer is None:

@@ -25,7 +25,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vitou_ref.kit.fixtures import load_suite  # noqa: E402
+from vitou_ref.kit.suite import load_suite  # noqa: E402
 from vitou_ref.rules.model import thaw  # noqa: E402
 from vitou_ref.rules.yamlout import dump  # noqa: E402
 

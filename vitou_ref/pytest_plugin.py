@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 from .kit.certify import PASSED, SKIPPED, Certifier, HarnessError, Options, Run
-from .kit.fixtures import Case, Suite
+from .kit.fixtures import Case
+from .kit.suite import Suite
 from .protocol.connection import split_command
 from .testing import assert_conforms, conformance_cases
 

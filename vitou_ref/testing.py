@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from .kit.compare import compare, shape_problem
-from .kit.fixtures import Case, load_suite
+from .kit.fixtures import Case
+from .kit.suite import load_suite
 from .protocol.client import PROTOCOL_MINOR
 from .rules.model import thaw
 from .rules.registry import resolve_name

@@ -9,7 +9,8 @@ from typing import Any
 
 from ..engine.events import Event
 from ..engine.tables import tables_for
-from ..kit.fixtures import Case, load_suite
+from ..kit.fixtures import Case
+from ..kit.suite import load_suite
 from ..protocol.server import run_case
 from ..rules.model import Clause, Ruleset, thaw
 from .audit import Words

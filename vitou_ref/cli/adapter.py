@@ -12,7 +12,7 @@ from ..protocol.server import Server
 from ..rules.errors import VitouError
 from ..rules.registry import load_rules_file, load_ruleset, shipped_names
 
-RULES_HELP = "also serve this rules or profile file, under its own id"
+RULES_HELP = "also serve this rules or profile file, under its own id (repeatable)"
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -23,7 +23,9 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "one answer a line on stdout, until a stop request or the end of the input. It serves every shipped "
         "ruleset; vitou certify starts the same server when given no --impl.",
     )
-    adapter.add_argument("--rules", metavar="FILE", help=f"{RULES_HELP} (default: the shipped rulesets only)")
+    adapter.add_argument(
+        "--rules", action="append", metavar="FILE", help=f"{RULES_HELP}; default: the shipped rulesets only"
+    )
     adapter.add_argument(
         "--mutant",
         metavar="NAME",
@@ -34,13 +36,13 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 def cmd_adapter(args: argparse.Namespace) -> int:
     # An empty --rules has always meant no extra file here.
-    return serve(args.rules or None, args.mutant)
+    return serve([f for f in args.rules or [] if f], args.mutant)
 
 
-def build_server(rules_file: str | None = None, mutant: str | None = None) -> Server:
+def build_server(rules_files: list[str] | None = None, mutant: str | None = None) -> Server:
     rulesets = {name: load_ruleset(name) for name in shipped_names()}
-    if rules_file is not None:
-        extra = load_rules_file(rules_file)
+    for path in rules_files or []:
+        extra = load_rules_file(path)
         rulesets[extra.name] = extra  # a file with a shipped name replaces it
     if mutant is not None:
         from ..hunt.mutants import build_mutant
@@ -53,7 +55,7 @@ def build_server(rules_file: str | None = None, mutant: str | None = None) -> Se
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vitou_ref.adapter", description=__doc__)
-    parser.add_argument("--rules", metavar="FILE", help=RULES_HELP)
+    parser.add_argument("--rules", action="append", metavar="FILE", help=RULES_HELP)
     parser.add_argument(
         "--mutant", metavar="NAME", help="serve every version of vitou with one deliberate mistake (see vitou mutants)"
     )
@@ -61,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     return serve(args.rules, args.mutant)
 
 
-def serve(rules_file: str | None, mutant: str | None) -> int:
+def serve(rules_files: list[str] | None, mutant: str | None) -> int:
     """Answer requests on stdin until it ends; 2 if the server cannot be built."""
     if mutant is not None:
         from ..hunt.mutants import BY_NAME
@@ -70,7 +72,7 @@ def serve(rules_file: str | None, mutant: str | None) -> int:
             print(f"vitou adapter: no mutant {mutant!r} (mutants: {', '.join(BY_NAME)})", file=sys.stderr)
             return 2
     try:
-        server = build_server(rules_file, mutant)
+        server = build_server(rules_files, mutant)
     except VitouError as exc:
         print(f"vitou adapter: {exc}", file=sys.stderr)
         return 2

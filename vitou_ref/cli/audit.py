@@ -80,7 +80,7 @@ def convert_record(
     from ..audit.record import dump_record, load_record, record_from_case
 
     if from_case:
-        from ..kit.fixtures import load_suite
+        from ..kit.suite import load_suite
 
         try:
             case = load_suite(suite).by_id(from_case)

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..kit.certify import REFERENCE_COMMAND, SMOKE_IDS, Certifier, HarnessError, Options, Run
-from ..kit.fixtures import Case, Suite, cases_matching, load_suite
+from ..kit.envelope import EnvelopeCase
+from ..kit.fixtures import Case
 from ..kit.outputs import dir_problem, file_problem
 from ..kit.reports import (
     JsonlReport,
@@ -24,6 +25,7 @@ from ..kit.reports import (
     verdicts,
     write_junit,
 )
+from ..kit.suite import Suite, cases_matching, load_suite, suite_rules_files
 from ..protocol.connection import Connection, Fault, split_command
 from ..rules.errors import InputError, UnknownRuleset
 from ..rules.model import Ruleset
@@ -50,7 +52,8 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "--ruleset",
         action="append",
         metavar="ID",
-        help="ruleset id or id/version (repeatable; 'all': every ruleset of the suite)",
+        help="ruleset id or id/version (repeatable; 'all': every ruleset of the suite; default: vitou, the latest, "
+        "or all when the suite has no case for it)",
     )
     cert.add_argument("--suite", metavar="DIR", help="another directory or file of cases")
     cert.add_argument("--only", action="append", metavar="IDS", help="case ids or globs, comma-separated (repeatable)")
@@ -134,6 +137,7 @@ class _Plan:
     cases: dict[str, list[Case]]
     expect: dict[str, str]
     rules: dict[str, Ruleset | None]
+    envelope: list[tuple[EnvelopeCase, str]]  # each envelope case with the ruleset its lines name
 
 
 def load_expect(path: str) -> dict[str, str]:
@@ -167,8 +171,10 @@ def certify(
 ) -> int:
     try:
         argv = split_command(impl) if impl is not None else list(REFERENCE_COMMAND)
-        if rules_file and impl is None:
-            argv += ["--rules", rules_file]
+        if impl is None:
+            # The bundled reference serves the suite's own rulesets (its rulesets/ directory) and the --rules file.
+            for path in [*suite_rules_files(suite), *([rules_file] if rules_file else [])]:
+                argv += ["--rules", path]
     except ValueError as exc:
         print(f"vitou certify: --impl: {exc}", file=sys.stderr)
         return 2
@@ -230,7 +236,7 @@ def _plan(
 ) -> _Plan:
     suite = load_suite(suite_path)
     names = _rulesets(asked, suite)
-    unknown = [n for n in names if not suite.applicable(n)]
+    unknown = [n for n in names if not suite.applicable(n) and not any(e.applies_to(n) for e in suite.envelope)]
     if unknown:
         raise _Refused(f"no case of the suite applies to {', '.join(unknown)}")
     patterns = [p.strip() for chunk in (only or []) for p in chunk.split(",")]
@@ -243,19 +249,32 @@ def _plan(
         if smoke and not chosen:
             chosen = suite.applicable(n)[:3]
         cases[n] = chosen
-    if not any(cases.values()):
-        raise _Refused("--only matches no case")
     rules = _rules(names)
-    if rules_file:
-        from ..rules.registry import load_rules_file
+    from ..rules.registry import load_rules_file
 
-        own = load_rules_file(rules_file)
+    for path in [*suite.rules_files, *([rules_file] if rules_file else [])]:
+        own = load_rules_file(path)
         rules[own.name] = own
-    return _Plan(suite, names, patterns, cases, expect, rules)
+    envelope = [] if smoke else _envelope(suite, names, patterns)
+    if not any(cases.values()) and not envelope:
+        raise _Refused("--only matches no case")
+    return _Plan(suite, names, patterns, cases, expect, rules, envelope)
+
+
+def _envelope(suite: Suite, names: list[str], patterns: list[str]) -> list[tuple[EnvelopeCase, str]]:
+    """Each envelope case once, under the first ruleset of the run that it applies to; none if it applies to none."""
+    out = []
+    for case in cases_matching(suite.envelope, patterns):
+        under = next((n for n in names if case.applies_to(n)), None)
+        if under is not None:
+            out.append((case, under))
+    return out
 
 
 def _rulesets(asked: list[str] | None, suite: Suite) -> list[str]:
-    asked = asked or ["vitou"]
+    if not asked:
+        # The latest vitou; a suite with no case for it (conformance/settings) is run whole.
+        asked = ["vitou"] if suite.applicable(resolve_name("vitou")) else ["all"]
     if "all" in asked:
         return suite.rulesets()
     names = []
@@ -312,7 +331,7 @@ def _run(plan: _Plan, options: Options, early: Connection | None, outputs: _Outp
         raise _Refused(f"--report: {outputs.report}: {exc.strerror or exc}") from None
     listener = jsonl.listen if jsonl else (lambda kind, payload: None)
     try:
-        run = Certifier(plan.suite, plan.cases, options, listener, early).run()
+        run = Certifier(plan.suite, plan.cases, options, listener, early, plan.envelope).run()
     except HarnessError as exc:
         if jsonl:
             jsonl.abort(str(exc))

@@ -86,7 +86,8 @@ class Hands(MatchState):
         t = self._t
         if play:
             caller = self._turn
-            self._begin_play(caller if t.tt_leader_is_caller else t.first_leader[self._dealer])
+            # tt.play's own leader: next to the dealer whoever leads an ordinary hand (first_lead may name the dealer).
+            self._begin_play(caller if t.tt_leader_is_caller else t.next_seat[self._dealer])
             return NO_EVENTS
         self._asked += 1
         if self._asked == t.n:

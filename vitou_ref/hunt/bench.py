@@ -71,7 +71,7 @@ def bench_harness(rounds: int = 5) -> HarnessFigure:
     import tempfile
 
     from ..kit.certify import REFERENCE_COMMAND, Certifier, Options
-    from ..kit.fixtures import load_suite
+    from ..kit.suite import load_suite
     from ..protocol.server import run_case
     from ..rules.registry import load_ruleset, shipped_names
     from .replay import key_of

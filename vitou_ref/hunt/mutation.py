@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..kit.certify import ERRORED, FAILED, Certifier, HarnessError, Options
-from ..kit.fixtures import Suite, load_suite
+from ..kit.suite import Suite, load_suite
 from ..rules.registry import load_ruleset
 from .mutants import BY_NAME, MUTANTS, Mutant
 

@@ -13,7 +13,9 @@ from ..protocol.connection import DEFAULT_MAX_LINE, Connection
 from ..protocol.wire import printable
 from ..rules.schema import first_error
 from .compare import Difference, compare, shape_problem
-from .fixtures import Case, Suite
+from .envelope import NONE, EnvelopeCase, judge_answer, judge_sentinel, sentinel
+from .fixtures import Case
+from .suite import Suite
 
 PASSED, FAILED, ERRORED, SKIPPED, XFAIL, XPASS = "passed", "failed", "errored", "skipped", "xfail", "xpass"
 REFERENCE_COMMAND = [sys.executable, "-m", "vitou_ref.adapter"]
@@ -33,9 +35,12 @@ class HarnessError(Exception):
     """The harness cannot run at all (the implementation never answered start, ...)."""
 
 
+ENVELOPE = "envelope"  # the section of envelope results, judged apart from the rules
+
+
 @dataclass
 class CaseResult:
-    case: Case
+    case: Case | EnvelopeCase
     ruleset: str
     outcome: str
     reason: str | None = None
@@ -43,6 +48,11 @@ class CaseResult:
     seconds: float = 0.0
     known: str | None = None  # the reason given in --expect, if listed
     fault: str | None = None  # for an errored case, how the peer failed: crash, timeout, protocol, shape, schema
+
+    @property
+    def section(self) -> str:
+        """``envelope`` for an envelope case, else ``rules``: a report judges the two apart."""
+        return ENVELOPE if isinstance(self.case, EnvelopeCase) else "rules"
 
     @property
     def label(self) -> str:
@@ -66,6 +76,8 @@ class CaseResult:
             "group": self.case.group,
             "seconds": round(self.seconds, 6),
         }
+        if self.section == ENVELOPE:
+            out["section"] = ENVELOPE
         if self.reason:
             out["reason"] = self.reason
         if self.difference is not None:
@@ -106,7 +118,10 @@ class Run:
     case_seconds: float = 0.0  # from the first request to the last answer
 
     def for_ruleset(self, ruleset: str) -> list[CaseResult]:
-        return [r for r in self.results if r.ruleset == ruleset]
+        return [r for r in self.results if r.ruleset == ruleset and r.section != ENVELOPE]
+
+    def envelope(self) -> list[CaseResult]:
+        return [r for r in self.results if r.section == ENVELOPE]
 
 
 Listener = Callable[[str, Any], None]  # ("start", Run) / ("case", CaseResult) / ("end", Run)
@@ -126,9 +141,11 @@ class Certifier:
         options: Options,
         listener: Listener = _noop,
         started: Connection | None = None,
+        envelope: Sequence[tuple[EnvelopeCase, str]] = (),
     ):
         self.suite = suite
         self.cases = cases  # ruleset -> cases, in order
+        self.envelope = envelope  # (case, the ruleset its lines name), run after every rules case
         self.opt = options
         self.listen = listener
         self.client: Client | None = None
@@ -193,6 +210,11 @@ class Certifier:
                     result = self.one(run, ruleset, case)
                     run.results.append(result)
                     self.listen("case", result)
+            # Last, so that an implementation an envelope line brings down has answered every rules case first.
+            for ecase, ruleset in self.envelope:
+                result = self.one(run, ruleset, ecase)
+                run.results.append(result)
+                self.listen("case", result)
             run.case_seconds = time.perf_counter() - t_cases
         finally:
             self.close()  # on every path, Ctrl-C and harness errors included
@@ -200,7 +222,7 @@ class Certifier:
         self.listen("end", run)
         return run
 
-    def one(self, run: Run, ruleset: str, case: Case) -> CaseResult:
+    def one(self, run: Run, ruleset: str, case: Case | EnvelopeCase) -> CaseResult:
         """One case sent and judged, known failures applied."""
         known = self.opt.expect.get(case.id)
         if ruleset not in run.offered:
@@ -208,7 +230,10 @@ class Certifier:
         if run.fatal is not None or self.client is None:
             return CaseResult(case, ruleset, ERRORED, f"not run: {run.fatal}", known=known)
         t0 = time.perf_counter()
-        result = self._exchange(run, ruleset, case)
+        if isinstance(case, EnvelopeCase):
+            result = self._envelope(run, ruleset, case)
+        else:
+            result = self._exchange(run, ruleset, case)
         result.seconds = time.perf_counter() - t0
         result.known = known
         if known is not None:
@@ -219,6 +244,36 @@ class Certifier:
                 result.reason = f"known failure ({known}): {result.reason}"
                 result.outcome = XFAIL
         return result
+
+    def _envelope(self, run: Run, ruleset: str, case: EnvelopeCase) -> CaseResult:
+        """Each line sent and its answer read (none for a line that gets none), then the sentinel's."""
+        client = self.client
+        assert client is not None
+        problem = None
+        try:
+            if client.pending_output():
+                raise Fault("extra_line", "the implementation printed an extra line after the previous answer")
+            for i, line in enumerate(case.lines):
+                client.send(line.to_bytes(ruleset))
+                if line.answer != NONE:
+                    problem = problem or judge_answer(line, client.receive_raw(), i)
+            seq = client.next_seq()
+            client.send(sentinel(seq))
+            last = judge_sentinel(client.receive_raw(), seq)
+            if last is not None and not self._resync(client, seq, len(case.lines) + 1):
+                self._restart(run)  # more answers than lines, and not the sentinel's among them: out of step
+            problem = problem or last
+        except Fault as exc:
+            self._restart(run)
+            return CaseResult(case, ruleset, ERRORED, f"{exc.kind}: {exc.message}", fault=fault_class(exc.kind))
+        if problem is not None:
+            return CaseResult(case, ruleset, FAILED, problem)
+        return CaseResult(case, ruleset, PASSED)
+
+    @staticmethod
+    def _resync(client: Client, seq: int, most: int) -> bool:
+        """Read on to the sentinel's answer after extra answers, so that the next case starts in step."""
+        return any(judge_sentinel(client.receive_raw(), seq) is None for _ in range(most))
 
     def _exchange(self, run: Run, ruleset: str, case: Case) -> CaseResult:
         client = self.client

@@ -9,7 +9,7 @@ from .._version import __version__
 from ..rules.errors import InputError, UnknownRuleset
 from ..rules.registry import load_ruleset
 from ..rules.versions import parse_ref
-from .fixtures import load_suite
+from .suite import load_suite
 
 
 def export_suite(path: str | None = None) -> dict[str, Any]:
@@ -41,6 +41,9 @@ def export_suite(path: str | None = None) -> dict[str, Any]:
         "rulesets[NAME].expect_for the expect_for key that overrides expect for a case",
         "retired": dict(suite.retired),
         "cases": [c.to_json() for c in suite.cases],
+        # Raw protocol lines and their answers (schema/envelope.schema.json): each runs once, under the first
+        # ruleset a harness certifies that it applies to, followed by the sentinel {"cmd":"run","seq":N}.
+        "envelope": [c.to_json() for c in suite.envelope],
     }
 
 

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..rules.data import data_dir
 from ..rules.errors import InputError
 from ..rules.model import freeze, thaw
 from ..rules.problems import Problem
@@ -166,31 +165,6 @@ class Case:
         return out
 
 
-@dataclass(frozen=True)
-class Suite:
-    root: str
-    files: tuple[str, ...]
-    cases: tuple[Case, ...]
-    retired: Mapping[str, str]
-
-    def applicable(self, ruleset: str) -> list[Case]:
-        return [c for c in self.cases if c.applies_to(ruleset)]
-
-    def rulesets(self) -> list[str]:
-        """The concrete rulesets some case applies to: shipped ones first, in shipped order, then exact names."""
-        return concrete_names([r for c in self.cases for r in c.refs], shipped_names())
-
-    def by_id(self, case_id: str) -> Case:
-        for c in self.cases:
-            if c.id == case_id:
-                return c
-        raise KeyError(case_id)
-
-
-def default_suite_dir() -> Path:
-    return data_dir("conformance") / "cases"
-
-
 def _step(raw: Any) -> StepExpect:
     if raw == "ok":
         return StepExpect(None, (), None)
@@ -212,7 +186,15 @@ def _expectation(raw: Mapping[str, Any]) -> Expectation:
 def load_cases_file(path: str | os.PathLike[str], display: str | None = None) -> list[Case]:
     """The cases of one fixture file; InputError listing every located problem."""
     name = display or os.fspath(path)
-    doc = load_path(os.fspath(path), max_bytes=MAX_FIXTURE_BYTES, display=name)
+    return cases_of(load_fixture_doc(path, name), path, name)
+
+
+def load_fixture_doc(path: str | os.PathLike[str], name: str) -> Document:
+    return load_path(os.fspath(path), max_bytes=MAX_FIXTURE_BYTES, display=name)
+
+
+def cases_of(doc: Document, path: str | os.PathLike[str], name: str) -> list[Case]:
+    """The cases of a loaded fixture file; InputError listing every located problem."""
     problems = validate_with(doc, shallow_fixture_validator())
     if not problems:
         problems = validate_items(doc, list(_expected_items(doc.data)))
@@ -319,81 +301,3 @@ def _expected_items(data: Any) -> Iterable[tuple[str, tuple[object, ...], Any]]:
                     yield "event", (*at, "steps", j, "events", k), ev
                 for k, a in enumerate(step.get("legal", [])):
                     yield "action", (*at, "steps", j, "legal", k), a
-
-
-def _retired(root: Path) -> dict[str, str]:
-    path = root / "retired.yaml"
-    if not path.exists():
-        path = root.parent / "retired.yaml"
-        if not path.exists():
-            return {}
-    doc = load_path(os.fspath(path), display=path.name)
-    data = doc.data
-    if not isinstance(data, dict) or not isinstance(data.get("retired", []), list):
-        raise InputError([doc.problem("RETIRED_FORMAT", "retired.yaml holds 'retired': a list of {id, reason}")])
-    out: dict[str, str] = {}
-    for i, item in enumerate(data.get("retired", [])):
-        if not isinstance(item, dict) or not isinstance(item.get("id"), str) or not isinstance(item.get("reason"), str):
-            raise InputError([doc.problem("RETIRED_FORMAT", "each retired entry is {id, reason}", ("retired", i))])
-        out[item["id"]] = item["reason"]
-    return out
-
-
-def load_suite(path: str | os.PathLike[str] | None = None) -> Suite:
-    """Every case under a directory (or in one file): ids unique, none retired; InputError otherwise."""
-    root = Path(os.fspath(path)) if path is not None else default_suite_dir()
-    if root.is_dir():
-        files = sorted(
-            p for p in root.rglob("*") if p.suffix in (".yaml", ".yml", ".json") and p.name != "retired.yaml"
-        )
-        base = root
-    elif root.exists():  # a file; one that is not regular (a FIFO, a device) is refused by the loader, unread
-        files = [root]
-        base = root.parent
-    else:
-        raise InputError([Problem("SUITE_MISSING", "no such file or directory", os.fspath(root))])
-    cases: list[Case] = []
-    problems: list[Problem] = []
-    for f in files:
-        display = _display(f, base)
-        try:
-            cases.extend(load_cases_file(f, display))
-        except InputError as exc:
-            problems.extend(exc.problems)
-    retired = _retired(base) if root.is_dir() else {}
-    seen: dict[str, Case] = {}
-    for c in cases:
-        if c.id in seen:
-            problems.append(
-                Problem(
-                    "CASE_DUPLICATE_ID", f"{c.id} is also the id of a case in {seen[c.id].source}", c.source, c.line
-                )
-            )
-        else:
-            seen[c.id] = c
-        if c.id in retired:
-            problems.append(
-                Problem(
-                    "CASE_RETIRED_ID", f"{c.id} was retired ({retired[c.id]}); ids are never reused", c.source, c.line
-                )
-            )
-    if problems:
-        raise InputError(problems)
-    return Suite(os.fspath(root), tuple(_display(f, base) for f in files), tuple(cases), freeze(retired))
-
-
-def _display(path: Path, base: Path) -> str:
-    try:
-        return path.relative_to(base.parent).as_posix()
-    except ValueError:
-        return path.as_posix()
-
-
-def cases_matching(cases: Iterable[Case], patterns: Iterable[str] | None) -> list[Case]:
-    """The cases whose id matches one of the glob patterns (all cases when there is none)."""
-    import fnmatch
-
-    pats = [p for p in (patterns or []) if p]
-    if not pats:
-        return list(cases)
-    return [c for c in cases if any(fnmatch.fnmatchcase(c.id, p) for p in pats)]

@@ -14,7 +14,8 @@ from typing import IO, Any
 from .._version import __version__
 from ..protocol.wire import printable
 from ..rules.model import Ruleset
-from .certify import ERRORED, FAILED, PASSED, SKIPPED, XFAIL, XPASS, CaseResult, Run
+from .certify import ENVELOPE, ERRORED, FAILED, PASSED, SKIPPED, XFAIL, XPASS, CaseResult, Run
+from .envelope import EnvelopeCase
 
 SECTION_TITLES = {
     "01": "Partners, rank and deal",
@@ -36,6 +37,7 @@ class Verdict:
     sections: dict[str, tuple[int, int]] = field(default_factory=dict)  # section -> (passed, cases)
     clauses: dict[str, tuple[int, int]] = field(default_factory=dict)
     twenty_at: int = 20  # the score of the ruleset's twenty-point ending, named in the title of §04
+    kind: str = "rules"  # or ENVELOPE: the protocol's lines, judged apart (sections are then topics)
 
     def section_title(self, section: str) -> str:
         return SECTION_TITLES.get(section, "").format(at=self.twenty_at)
@@ -57,7 +59,11 @@ class Verdict:
     def line(self) -> str:
         passed = self.counts.get(PASSED, 0)
         head = "CONFORMANT" if self.status == "conformant" else "NOT CONFORMANT"
-        text = f"{head} {self.ruleset}: {passed}/{self.total} cases, {self.clauses_passed}/{self.clauses_total} clauses"
+        if self.kind == ENVELOPE:
+            text = f"{head} envelope (protocol lines, under {self.ruleset}): {passed}/{self.total} cases"
+        else:
+            text = f"{head} {self.ruleset}: {passed}/{self.total} cases"
+            text += f", {self.clauses_passed}/{self.clauses_total} clauses"
         extra = [f"{self.counts[k]} {k}" for k in (FAILED, ERRORED, SKIPPED, XFAIL, XPASS) if self.counts.get(k)]
         if extra:
             text += f" ({', '.join(extra)})"
@@ -70,12 +76,15 @@ class Verdict:
     def to_json(self) -> dict[str, Any]:
         return {
             "ruleset": self.ruleset,
+            "kind": self.kind,
             "status": self.status,
             "line": self.line(),
             "counts": self.counts,
             "total": self.total,
             "clauses": {"passed": self.clauses_passed, "total": self.clauses_total},
-            "by_section": {s: {"passed": a, "cases": b} for s, (a, b) in sorted(self.sections.items())},
+            ("by_topic" if self.kind == ENVELOPE else "by_section"): {
+                s: {"passed": a, "cases": b} for s, (a, b) in sorted(self.sections.items())
+            },
             "by_clause": {c: {"passed": a, "cases": b} for c, (a, b) in sorted(self.clauses.items())},
         }
 
@@ -115,7 +124,22 @@ def verdicts(run: Run, rules: Mapping[str, Ruleset | None]) -> list[Verdict]:
                 ruleset.params.twenty_at if ruleset else 20,
             )
         )
+    envelope = run.envelope()
+    if envelope:
+        out.append(_envelope_verdict(envelope))
     return out
+
+
+def _envelope_verdict(results: list[CaseResult]) -> Verdict:
+    counts: dict[str, int] = {}
+    topics: dict[str, list[bool]] = {}
+    for r in results:
+        counts[r.outcome] = counts.get(r.outcome, 0) + 1
+        if r.outcome != SKIPPED and isinstance(r.case, EnvelopeCase):
+            topics.setdefault(r.case.topic, []).append(r.outcome == PASSED)
+    under = ", ".join(dict.fromkeys(r.ruleset for r in results))
+    sections = {t: (sum(v), len(v)) for t, v in topics.items()}
+    return Verdict(under, counts, len(results), 0, 0, sections, kind=ENVELOPE)
 
 
 def exit_status(vs: list[Verdict]) -> int:
@@ -144,6 +168,10 @@ def render_text(run: Run, vs: list[Verdict]) -> str:
             lines.append(f"    {r.case.source}:{r.case.line}")
     for v in vs:
         lines.append("")
+        if v.kind == ENVELOPE:
+            lines.append("envelope by topic (docs/protocol.md, lines that are not proper requests):")
+            lines.extend(f"  {t}: {a}/{b} cases" for t, (a, b) in sorted(v.sections.items()))
+            continue
         lines.append(f"{v.ruleset} by rules-text section:")
         for s, (a, b) in sorted(v.sections.items()):
             lines.append(f"  §{s} {v.section_title(s)}: {a}/{b} cases")
@@ -174,6 +202,11 @@ def render_markdown(run: Run, vs: list[Verdict]) -> str:
     out = [f"# Certification of {_md(_field(impl, 'name'))} {_md(_field(impl, 'version'))}", ""]
     for v in vs:
         out += [f"**{v.line()}**", ""]
+        if v.kind == ENVELOPE:
+            out += ["| envelope topic | cases passed |", "|---|---|"]
+            out += [f"| {t} | {a}/{b} |" for t, (a, b) in sorted(v.sections.items())]
+            out.append("")
+            continue
         out += ["| §section | cases passed |", "|---|---|"]
         out += [f"| §{s} {v.section_title(s)} | {a}/{b} |" for s, (a, b) in sorted(v.sections.items())]
         out += ["", "| clause | cases passed |", "|---|---|"]
@@ -276,11 +309,11 @@ class JsonlReport:
 def write_junit(path: str, run: Run, vs: list[Verdict]) -> None:
     suites = ET.Element("testsuites", name="vitou certify")
     for v in vs:
-        results = run.for_ruleset(v.ruleset)
+        results = run.envelope() if v.kind == ENVELOPE else run.for_ruleset(v.ruleset)
         ts = ET.SubElement(
             suites,
             "testsuite",
-            name=v.ruleset,
+            name=ENVELOPE if v.kind == ENVELOPE else v.ruleset,
             tests=str(len(results)),
             failures=str(v.counts.get(FAILED, 0) + v.counts.get(XPASS, 0)),
             errors=str(v.counts.get(ERRORED, 0)),
@@ -329,7 +362,8 @@ def save_failed(directory: str, run: Run, impl_command: str, *, force: bool = Fa
             continue
         path = os.path.join(directory, f"{r.case.id}.yaml")
         rerun = f"vitou certify --impl {shlex.quote(impl_command)} --ruleset {r.ruleset} --suite {shlex.quote(path)}"
-        doc = {"format": 1, "title": f"{r.case.id}, saved by vitou certify", "cases": [r.case.to_json()]}
+        key = "envelope" if r.section == ENVELOPE else "cases"
+        doc = {"format": 1, "title": f"{r.case.id}, saved by vitou certify", key: [r.case.to_json()]}
         head = f"# {r.outcome}: {printable(r.reason or '', 1000)}\n# rerun: {printable(rerun, 2000)}\n"
         write_new(path, head + dump(doc, width=120, flow=False), force=force)
         written.append(path)

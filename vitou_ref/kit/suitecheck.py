@@ -14,12 +14,14 @@ from ..rules.problems import Problem
 from ..rules.registry import load_ruleset
 from .compare import Difference, compare, shape_problem
 from .coverage import Coverage, new_coverage, record
-from .fixtures import Case, Suite, load_suite
+from .envelope import EnvelopeCase, judge_reference, reference_answers
+from .fixtures import Case
+from .suite import Suite, load_suite
 
 
 @dataclass
 class CaseFailure:
-    case: Case
+    case: Case | EnvelopeCase
     ruleset: str
     difference: Difference | None
     message: str
@@ -81,6 +83,14 @@ def check_suite(
     except InputError as exc:
         return SuiteReport(None, list(exc.problems))
     report = SuiteReport(suite)
+    if suite.rules_files:
+        from ..rules.registry import load_rules_file
+
+        try:
+            extra = {**{r.name: r for r in map(load_rules_file, suite.rules_files)}, **(extra or {})}
+        except InputError as exc:
+            report.problems.extend(exc.problems)
+            return report
     try:
         unreachable = load_unreachable(path)
     except InputError as exc:
@@ -96,6 +106,7 @@ def check_suite(
             loaded[name] = load_ruleset(name)
         except (UnknownRuleset, InputError) as exc:
             report.problems.append(Problem("FIXTURE_RULESET_UNKNOWN", str(exc), suite.root))
+    _check_envelope(report, suite, loaded)
     for name, rules in loaded.items():
         cov = new_coverage(rules)
         report.coverage[name] = cov
@@ -130,6 +141,26 @@ def check_suite(
     return report
 
 
+def _check_envelope(report: SuiteReport, suite: Suite, loaded: dict[str, Ruleset]) -> None:
+    """Every envelope case served by the reference, in-process, under the first checked ruleset it applies to."""
+    if not suite.envelope:
+        return
+    from ..protocol.server import Server
+
+    server = Server(loaded.values(), {"name": "vitou-ref", "version": "check", "language": "python"})
+    n = 0
+    for case in suite.envelope:
+        name = next((r for r in loaded if case.applies_to(r)), None)
+        if name is None:
+            continue
+        n += 1
+        seq = 1_000_000  # the sentinel's seq: any integer the case's own lines do not use
+        problem = judge_reference(case, reference_answers(server, case, name, seq), seq)
+        if problem is not None:
+            report.failures.append(CaseFailure(case, "envelope", None, f"under {name}: {problem}"))
+    report.checked["envelope"] = n
+
+
 def _legal_before(response: dict[str, Any], step: int) -> Any:
     """The legal set in force when step ``step`` (1-based) was tried, from the reference's answer."""
     for s in reversed(response.get("steps", [])[: step - 1]):
@@ -143,7 +174,7 @@ def load_unreachable(path: str | None) -> dict[str, dict[tuple[str, str], str]]:
     from pathlib import Path
 
     from ..rules.yamlsafe import load_path
-    from .fixtures import default_suite_dir
+    from .suite import default_suite_dir
 
     root = Path(path) if path else default_suite_dir()
     base = root.parent if root.is_file() or root.name == "cases" else root

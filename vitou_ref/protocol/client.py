@@ -181,6 +181,13 @@ class Client:
         raw = conn.read_line(self.timeout)
         return self._check(raw, seq)
 
+    def receive_raw(self) -> bytes:
+        """The next answer line as it came (newline removed), for a caller that judges it itself."""
+        return self._conn().read_line(self.timeout)
+
+    def pending_output(self) -> bool:
+        return self.conn is not None and self.conn.pending_output()
+
     def exchange(self, line: bytes, seq: int) -> dict[str, Any]:
         """Send one request line (already carrying ``seq``) and read its answer."""
         conn = self._conn()

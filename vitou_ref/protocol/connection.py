@@ -200,9 +200,18 @@ class Connection:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return False
-        if want_write and self.proc is not None and self.proc.stdin is not None:
-            remaining = min(remaining, 0.05)
-        for key, _ in sel.select(remaining):
+        stdin = self.proc.stdin if want_write and self.proc is not None else None
+        if stdin is not None:
+            # Wake as soon as the pipe has room again, not after a fixed pause: a long line is many pipefuls.
+            sel.register(stdin, selectors.EVENT_WRITE, "in")
+        try:
+            ready = sel.select(remaining)
+        finally:
+            if stdin is not None:
+                sel.unregister(stdin)
+        for key, _ in ready:
+            if key.data == "in":
+                continue
             fd = key.fileobj.fileno()  # type: ignore[union-attr]
             try:
                 chunk = os.read(fd, CHUNK)

@@ -1,0 +1,208 @@
+"""tools/code_mutants.py: the operators on a small source, the ids, the equivalents file, and a bounded real run."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import sys
+from types import ModuleType
+
+import pytest
+from helpers import ROOT
+
+
+def _load(name: str) -> ModuleType:
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+tool = _load("code_mutants")
+ops = _load("code_mutants_ops")
+
+SOURCE = '''"""The module's docstring, with a < and an and."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+__all__ = ["f", "C"]
+Pair = tuple[int, str]
+LIMIT = 3
+
+
+def f(a: int, b: list[int] | None = None) -> bool:
+    """Doc: a <= b."""
+    if a < LIMIT and b:
+        a += 1
+    x = a - 1 if a else 0
+    while a > 0:
+        a -= 1
+        continue
+    assert a == 0, "never"
+    table = {"k": 1, "v": 2}
+    print(os.sep + "text", a + 1)
+    if x is None:
+        raise ValueError(f"bad {a + 1}", a in table)
+    return x == 2 or False
+
+
+class C:
+    __slots__ = ("a", "b")
+
+    def __repr__(self) -> str:
+        return "C" if self.a > 1 else "D"
+
+    def g(self) -> tuple[int, ...]:
+        return (self.a, 2)
+'''
+
+
+def _by_id() -> dict[str, object]:
+    return {m.id: m for m in ops.find_mutants("m.py", SOURCE)}
+
+
+def _line_after(ident: str) -> str:
+    m = _by_id()[ident]
+    return m.apply(SOURCE.encode()).decode().splitlines()[m.line - 1].strip()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("ident", "after"),
+    [
+        ("m.py:f:cmp:1", "if a <= LIMIT and b:"),
+        ("m.py:f:boolop:1", "if a < LIMIT or b:"),
+        ("m.py:f:negate:1", "if not (a < LIMIT and b):"),
+        ("m.py:f:stmt:1", "pass"),  # a += 1
+        ("m.py:f:arith:1", "a -= 1"),
+        ("m.py:f:arith:2", "x = a + 1 if a else 0"),
+        ("m.py:f:negate:2", "x = a - 1 if not (a) else 0"),
+        ("m.py:f:incr:1", "a += 2"),
+        ("m.py:f:decr:1", "a += 0"),
+        ("m.py:f:negate:3", "while not (a > 0):"),
+        ("m.py:f:cmp:2", "while a >= 0:"),
+        ("m.py:f:entry:1", 'table = {"v": 2}'),
+        ("m.py:f:entry:2", 'table = {"k": 1}'),
+        ("m.py:f:cmp:3", "if x is not None:"),
+        ("m.py:f:cmp:4", "return x != 2 or False"),
+        ("m.py:f:boolop:2", "return x == 2 and False"),
+        ("m.py:f:bool:1", "return x == 2 or True"),
+        ("m.py:C.g:entry:1", "return (2,)"),  # a tuple stays a tuple
+        ("m.py:C.g:entry:2", "return (self.a,)"),
+        ("m.py:<module>:incr:1", "LIMIT = 4"),
+    ],
+)
+def test_each_operator_makes_the_expected_line(ident: str, after: str) -> None:
+    assert _line_after(ident) == after
+
+
+def test_statements_deleted_are_the_listed_kinds() -> None:
+    deleted = [m.what for m in _by_id().values() if m.operator == "stmt"]  # type: ignore[attr-defined]
+    assert deleted == [
+        "deleted: LIMIT = 3",
+        "deleted: a += 1",
+        "deleted: x = a - 1 if a else 0",
+        "deleted: a -= 1",
+        "deleted: continue",
+        'deleted: table = {"k": 1, "v": 2}',
+        'deleted: print(os.sep + "text", a + 1)',
+        'deleted: raise ValueError(f"bad {a + 1}", a in table)',
+    ]
+
+
+def test_docstrings_annotations_imports_strings_asserts_and_reprs_are_left_alone() -> None:
+    raw = SOURCE.encode()
+    lines = SOURCE.splitlines()
+    untouchable = {
+        n
+        for n, text in enumerate(lines, 1)
+        if any(
+            k in text
+            for k in ('"""', "import", "__all__", "Pair", "TYPE_CHECKING", "assert", "__slots__", '"C" if', "raise")
+        )
+    }
+    for m in ops.find_mutants("m.py", SOURCE):
+        text = m.apply(raw).decode()
+        assert ast.parse(text)  # every mutant compiles
+        if m.operator == "stmt" and m.what.startswith("deleted: raise"):
+            continue  # the raise may go, what it raises may not change
+        assert m.line not in untouchable, m.description
+        assert "def f(a: int, b: list[int] | None = None) -> bool:" in text
+        assert "def g(self) -> tuple[int, ...]:" in text
+        assert 'print(os.sep + "text", a ' in text or m.what.startswith("deleted: print")  # text is built alike
+
+
+def test_ids_do_not_move_with_unrelated_lines() -> None:
+    before = ops.find_mutants("m.py", SOURCE)
+    after = ops.find_mutants("m.py", SOURCE.replace("\ndef f(", "\n\n\ndef f(", 1))
+    assert [m.id for m in before] == [m.id for m in after]
+    assert [m.what for m in before] == [m.what for m in after]
+    assert all(b.line + 2 == a.line for b, a in zip(before, after) if b.line > 15)
+
+
+def test_the_default_modules_are_the_protocols_and_ids_are_unique() -> None:
+    mutants, sources = tool.generate(tool.default_modules())
+    assert "engine/randomplay.py" not in sources
+    assert {"engine/trick.py", "protocol/server.py", "protocol/wire.py", "rules/settings.py"} <= set(sources)
+    assert len({m.id for m in mutants}) == len(mutants) > 1000
+
+
+# Every module's mutants take some 20 s to parse and compare: that one runs with the slow tests.
+@pytest.mark.parametrize(
+    "modules", [["engine/trick.py", "protocol/server.py"], pytest.param(None, marks=pytest.mark.slow)]
+)
+def test_every_mutant_compiles_and_changes_the_code(modules: list[str] | None) -> None:
+    mutants, sources = tool.generate(modules or tool.default_modules())
+    trees = {k: ast.dump(ast.parse(v)) for k, v in sources.items()}
+    for m in mutants:
+        assert ast.dump(ast.parse(m.apply(sources[m.module]))) != trees[m.module], m.id
+
+
+def test_the_sample_is_deterministic_and_spread_over_the_modules() -> None:
+    mutants, _ = tool.generate(tool.default_modules())
+    first, again = tool.sample(mutants, 60, 1), tool.sample(mutants, 60, 1)
+    assert [m.id for m in first] == [m.id for m in again] and len(first) == 60
+    assert [m.id for m in first] != [m.id for m in tool.sample(mutants, 60, 2)]
+    assert len({m.module for m in first}) >= 10
+
+
+def test_every_equivalent_mutant_exists_and_says_why() -> None:
+    equivalents = tool.load_equivalents()
+    mutants, _ = tool.generate(tool.default_modules())
+    known = {m.id for m in mutants}
+    stale = sorted(i for i in equivalents if i not in known)
+    assert stale == [], f"stale entries in tools/code_mutants_equivalent.yaml: {stale}"
+    assert all(reason.strip() for reason in equivalents.values())
+
+
+# One per room the protocol goes through; each one's kill is certain. The server's one breaks the
+# answer to start: were the adapter to import the checkout rather than the mutated copy, it would survive.
+CERTAIN = (
+    "engine/trick.py:Tricks._end_trick:cmp:2",  # '==' -> '!=': a trick's single best card no longer wins it
+    "engine/trick.py:Tricks._end_trick:stmt:16",  # the trick's winner no longer leads the next one
+    "engine/hands.py:Hands._finish:arith:1",  # '+=' -> '-=': points won are taken off the score
+    "protocol/server.py:Server._answer:entry:4",  # the answer to start no longer lists the rulesets
+)
+
+
+@pytest.mark.slow
+def test_a_few_certain_mutants_are_killed_and_the_unmutated_copy_passes() -> None:
+    everything, sources = tool.generate(tool.default_modules())
+    by_id = {m.id: m for m in everything}
+    missing = [i for i in CERTAIN if i not in by_id]
+    assert missing == [], f"the code moved: choose other certain mutants than {missing}"
+    sanity, outcomes = tool.run_all([by_id[i] for i in CERTAIN], sources, tool.build_plan(5.0), 2)
+    assert sanity.status == tool.SURVIVED, sanity
+    assert sanity.cases > 1000
+    assert [o.id for o in outcomes] == list(CERTAIN)
+    assert [o.status for o in outcomes] == [tool.KILLED] * len(CERTAIN), outcomes
+    assert outcomes[-1].case == "start"

@@ -1,0 +1,184 @@
+"""Envelope cases: raw protocol lines and their answers, each caught failing on an implementation sloppy in that way."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from vitou_ref.kit.certify import PASSED, Certifier, Options, Run
+from vitou_ref.kit.envelope import Line, envelope_cases, judge_answer, sentinel
+from vitou_ref.kit.reports import exit_status, render_json, render_text, verdicts
+from vitou_ref.kit.suite import load_suite
+from vitou_ref.rules.errors import InputError
+from vitou_ref.rules.model import freeze
+from vitou_ref.rules.yamlsafe import load_text
+
+HERE = Path(__file__).resolve().parent
+SLOPPY = HERE / "fakes" / "sloppy_envelope.py"
+UNDER = "vitou/1.1.0"
+
+# Each mistake of tests/fakes/sloppy_envelope.py, and the envelope cases written to catch it (docs/protocol.md
+# says what each line must get; the case's comment says how). A mode may fail more cases than these.
+CATCHES = {
+    "seq_zero": {"VE-0001", "VE-0002", "VE-0003", "VE-0004", "VE-0005", "VE-0011"},
+    "lenient_seq": {"VE-0011"},
+    "answer_blank": {"VE-0007"},
+    "keep_bom": {"VE-0007", "VE-0008"},
+    "first_key": {"VE-0008"},
+    "strict_fields": {"VE-0008"},
+    "unknown_cmd_null": {"VE-0009"},
+    "lenient_start": {"VE-0010"},
+    "float_seq": {"VE-0012"},
+    "default_ruleset": {"VE-0013"},
+    "accept_dealer": {"VE-0014"},
+    "accept_deals": {"VE-0015"},
+    "accept_draw": {"VE-0016"},
+    "accept_score": {"VE-0017", "VE-0018"},
+    "float_to": {"VE-0020"},
+    "card_type": {"VE-0020"},
+    "seat_str": {"VE-0019"},
+    "crash_long": {"VE-0006"},
+    "crash_deep": {"VE-0004"},
+    "crash_bigint": {"VE-0005"},
+    "replace_utf8": {"VE-0002"},
+    "nan_ok": {"VE-0001"},
+    "unwrap_array": {"VE-0003"},
+    "double": {"VE-0001", "VE-0003", "VE-0008"},
+}
+
+
+def _certify(mode: str) -> Run:
+    suite = load_suite(None)
+    options = Options(argv=[sys.executable, str(SLOPPY), mode], label=mode, rulesets=[UNDER], timeout=5.0)
+    return Certifier(suite, {}, options, envelope=[(c, UNDER) for c in suite.envelope]).run()
+
+
+@pytest.fixture(scope="module")
+def runs() -> dict[str, Run]:
+    modes = ["good", *CATCHES]
+    with ThreadPoolExecutor(4) as pool:
+        return dict(zip(modes, pool.map(_certify, modes), strict=True))
+
+
+def _not_passed(run: Run) -> set[str]:
+    return {r.case.id for r in run.results if r.outcome != PASSED}
+
+
+def test_an_implementation_right_on_the_envelope_passes_every_case(runs: dict[str, Run]) -> None:
+    run = runs["good"]
+    assert len(run.results) == len(load_suite(None).envelope) >= 20
+    assert _not_passed(run) == set()
+
+
+@pytest.mark.parametrize("mode", sorted(CATCHES))
+def test_each_sloppy_implementation_is_caught(runs: dict[str, Run], mode: str) -> None:
+    missed = CATCHES[mode] - _not_passed(runs[mode])
+    assert not missed, f"{mode}: {sorted(missed)} passed on an implementation that {mode} breaks"
+
+
+def test_every_envelope_case_catches_some_sloppy_implementation() -> None:
+    ids = {c.id for c in load_suite(None).envelope}
+    assert ids == set().union(*CATCHES.values())
+
+
+def test_the_envelope_is_judged_apart_from_the_rules(runs: dict[str, Run]) -> None:
+    run = runs["answer_blank"]
+    vs = verdicts(run, {UNDER: None})
+    envelope = [v for v in vs if v.kind == "envelope"]
+    assert len(envelope) == 1 and envelope[0].status == "not conformant"
+    assert exit_status(vs) == 1
+    text = render_text(run, vs)
+    assert "envelope by topic" in text and "  blank: 0/1 cases" in text
+    assert "NOT CONFORMANT envelope (protocol lines, under vitou/1.1.0)" in text
+    doc = render_json(run, vs)
+    assert [v["kind"] for v in doc["verdicts"]] == ["rules", "envelope"]
+    assert doc["verdicts"][1]["by_topic"]["blank"] == {"passed": 0, "cases": 1}
+
+
+def test_a_crash_is_told_from_a_failure(runs: dict[str, Run]) -> None:
+    labels = {r.case.id: r.label for r in runs["crash_long"].results if r.outcome != PASSED}
+    assert labels == {"VE-0006": "CRASH"}
+
+
+def test_certify_runs_the_envelope_after_the_rules_cases() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "vitou_ref", "certify", "--only", "VT-0001,VE-0007", "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert [(c["id"], c.get("section")) for c in doc["cases"]] == [("VT-0001", None), ("VE-0007", "envelope")]
+
+
+# ------------------------------------------------------------------ the loader and the judge
+
+
+def _load(text: str) -> list[object]:
+    return list(envelope_cases(load_text(text, "e.yaml"), "e.yaml"))
+
+
+HEAD = "format: 1\ntitle: t\nenvelope:\n  - id: VE-9000\n    title: t\n    topic: x\n    rulesets: [vitou/^1.0.0]\n"
+
+
+def test_a_case_that_would_stop_the_process_is_refused_where_it_is() -> None:
+    with pytest.raises(InputError) as info:
+        _load(HEAD + "    send:\n      - {json: {cmd: stop}, answer: none}\n")
+    (problem,) = info.value.problems
+    assert problem.code == "ENVELOPE_STOP" and problem.line == 9
+
+
+def test_a_line_of_two_forms_or_a_bad_answer_is_refused_by_the_schema() -> None:
+    with pytest.raises(InputError) as info:
+        _load(HEAD + '    send:\n      - {text: "x", hex: "00", answer: none}\n      - {text: "x", answer: {seq: 1}}\n')
+    assert {p.code for p in info.value.problems} == {"SCHEMA"}
+    assert len(info.value.problems) >= 2
+
+
+def test_lines_are_sent_as_written() -> None:
+    fill = Line("fill", freeze({"head": "{", "byte": "[", "tail": "}", "size": 10}), "none")
+    assert fill.to_bytes("r") == b"{[[[[[[[[}\n"
+    text = Line("text", "\ufeff$ruleset", "none")
+    assert text.to_bytes("vitou/1.1.0") == "\ufeffvitou/1.1.0\n".encode()
+    js = Line("json", freeze({"ruleset": "$ruleset", "x": ["$ruleset", "$rulesets"]}), "none")
+    assert js.to_bytes("a/1.0.0") == b'{"ruleset":"a/1.0.0","x":["a/1.0.0","$rulesets"]}\n'
+    assert Line("hex", "ff 0a", "none").to_bytes("r") == b"\xff\n\n"
+    assert sentinel(7) == b'{"cmd":"run","seq":7}\n'
+
+
+@pytest.mark.parametrize(
+    ("answer", "why"),
+    [
+        (b'{"seq":null,"errored":true,"message":"m"}', None),
+        (b'{"seq":0,"errored":true,"message":"m"}', "expected seq null, got 0"),
+        (b'{"errored":true,"message":"m"}', "expected seq null, got none"),
+        (b'{"seq":null,"errored":1,"message":"m"}', "expected an errored answer"),
+        (b'{"seq":null,"errored":true}', "message is a string"),
+        (b'{"seq":null,"errored":true,"message":"' + b"m" * 1001 + b'"}', "at most 1000 characters"),
+        (b"[]", "not a JSON object"),
+        (b"nope", "not JSON"),
+        (None, "got no answer"),
+    ],
+)
+def test_an_errored_answer_is_judged_field_by_field(answer: bytes | None, why: str | None) -> None:
+    line = Line("text", "x", freeze({"errored": True, "seq": None}))
+    got = judge_answer(line, answer, 0)
+    assert (got is None) if why is None else (got is not None and why in got)
+
+
+def test_a_run_answer_is_judged_step_by_step() -> None:
+    line = Line("text", "x", freeze({"seq": 5, "steps": ["ACTION_MALFORMED", "ok"]}))
+    good = b'{"seq":5,"legal":[],"steps":[{"ok":false,"error":"ACTION_MALFORMED"},{"ok":true,"events":[]}],"final":{}}'
+    assert judge_answer(line, good, 0) is None
+    bad = good.replace(b"ACTION_MALFORMED", b"UNKNOWN_SEAT")
+    assert "step 1: expected ACTION_MALFORMED" in (judge_answer(line, bad, 0) or "")
+    seq_true = good.replace(b'"seq":5', b'"seq":true')
+    assert "expected seq 5" in (judge_answer(line, seq_true, 0) or "")
+    errored = b'{"seq":5,"errored":true,"message":"m"}'
+    assert "got an errored answer" in (judge_answer(line, errored, 0) or "")

@@ -1,0 +1,246 @@
+"""Envelope cases: raw protocol lines, each with the answer it must get, and the sentinel that counts them."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..protocol import wire as _wire
+from ..rules.errors import InputError
+from ..rules.model import freeze, thaw
+from ..rules.registry import shipped_names
+from ..rules.schema import validate
+from ..rules.versions import Ref, concrete_names, parse_ref
+from ..rules.yamlsafe import Document
+
+RULESET = "$ruleset"  # in a json line (a string) or a text line (anywhere), the name of the ruleset the case runs under
+MAX_MESSAGE = 1000  # characters of an errored answer's message (docs/protocol.md, Answers)
+NONE = "none"  # the answer of a line that gets none
+
+
+def sentinel(seq: int) -> bytes:
+    """The harness's own last line: a run without a ruleset, whose errored answer carries ``seq``."""
+    return b'{"cmd":"run","seq":' + str(seq).encode() + b"}\n"
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line to send (``kind`` json, text, hex or fill) and the answer it must get."""
+
+    kind: str
+    value: Any
+    answer: Any  # NONE, {errored: true, seq}, or {seq, steps}
+
+    def to_bytes(self, ruleset: str) -> bytes:
+        """The line as sent, newline included."""
+        if self.kind == "json":
+            value = _named(thaw(self.value), ruleset)
+            return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
+        if self.kind == "text":
+            return str(self.value).replace(RULESET, ruleset).encode() + b"\n"
+        if self.kind == "hex":
+            return bytes.fromhex(str(self.value)) + b"\n"
+        head, tail = str(self.value["head"]).encode(), str(self.value.get("tail", "")).encode()
+        fill = str(self.value.get("byte", "a")).encode() * max(0, int(self.value["size"]) - len(head) - len(tail))
+        return head + fill + tail + b"\n"
+
+    def shown(self) -> str:
+        """The line as a report names it: short, never the whole of a long line."""
+        if self.kind == "fill":
+            return f"a line of {self.value['size']:,} bytes starting {self.value['head']!r}"
+        text = self.value if self.kind != "json" else json.dumps(thaw(self.value), separators=(",", ":"))
+        return f"{self.kind} {_wire.printable(str(text), 100)}"
+
+
+def _named(value: Any, ruleset: str) -> Any:
+    if value == RULESET:
+        return ruleset
+    if isinstance(value, list):
+        return [_named(v, ruleset) for v in value]
+    if isinstance(value, dict):
+        return {k: _named(v, ruleset) for k, v in value.items()}
+    return value
+
+
+@dataclass(frozen=True)
+class EnvelopeCase:
+    id: str
+    title: str
+    topic: str
+    rulesets: tuple[str, ...]
+    lines: tuple[Line, ...]
+    source: str = ""
+    line: int = 0
+    note: str | None = None
+    raw: Any = field(default=None, compare=False, repr=False)
+    clauses: tuple[str, ...] = ()  # envelope cases pin the protocol, no clause of the rules
+    group: str = "envelope"
+
+    @functools.cached_property
+    def refs(self) -> tuple[Ref, ...]:
+        return tuple(parse_ref(r) for r in self.rulesets)
+
+    def applies_to(self, ruleset: str) -> bool:
+        return any(r.matches(ruleset) for r in self.refs)
+
+    def concrete_rulesets(self) -> list[str]:
+        return concrete_names(self.refs, shipped_names())
+
+    def to_json(self) -> dict[str, Any]:
+        return thaw(self.raw)  # type: ignore[no-any-return]
+
+
+# ------------------------------------------------------------------ loading
+
+
+def envelope_cases(doc: Document, name: str) -> list[EnvelopeCase]:
+    """The envelope cases of a loaded file (one whose top level has ``envelope``); InputError otherwise."""
+    problems = validate(doc, "envelope")
+    if problems:
+        raise InputError(problems)
+    cases = []
+    for i, raw in enumerate(doc.data["envelope"]):
+        where = ("envelope", i)
+        for k, ref in enumerate(raw["rulesets"]):
+            try:
+                parse_ref(ref)
+            except ValueError as exc:
+                problems.append(doc.problem("FIXTURE_RULESET", str(exc), (*where, "rulesets", k)))
+        lines = []
+        for j, item in enumerate(raw["send"]):
+            kind = next(k for k in ("json", "text", "hex", "fill") if k in item)
+            if kind == "json" and isinstance(item["json"], dict) and item["json"].get("cmd") == "stop":
+                problems.append(
+                    doc.problem(
+                        "ENVELOPE_STOP", "a stop line ends the process: no case may send one", (*where, "send", j)
+                    )
+                )
+            lines.append(Line(kind, freeze(item[kind]), freeze(item["answer"])))
+        line = doc.locate(where)[0] or 0
+        cases.append(
+            EnvelopeCase(
+                raw["id"], raw["title"], raw["topic"], tuple(raw["rulesets"]), tuple(lines), name, line,
+                raw.get("note"), freeze(raw),
+            )
+        )  # fmt: skip
+    if problems:
+        raise InputError(problems)
+    return cases
+
+
+# ------------------------------------------------------------------ judging
+
+
+def judge_answer(line: Line, raw: bytes | None, index: int) -> str | None:
+    """Why ``raw`` (an answer line, None for none) is not the answer ``line`` must get, or None."""
+    want = thaw(line.answer)
+    where = f"line {index + 1} ({line.shown()})"
+    if want == NONE:
+        return None if raw is None else f"{where} must get no answer; got {_shown_raw(raw)}"
+    if raw is None:
+        return f"{where} got no answer"
+    try:
+        got = _wire.loads(raw, strict=True)
+    except _wire.WireError as exc:
+        return f"{where}: the answer is not JSON ({exc.message}): {_shown_raw(raw)}"
+    if not isinstance(got, dict):
+        return f"{where}: the answer is not a JSON object: {_shown_raw(raw)}"
+    if not _wire.same(got.get("seq"), want["seq"]) or "seq" not in got:
+        return f"{where}: expected seq {_wire.dumps(want['seq'])}, got {_shown_seq(got)}"
+    if want.get("errored") is True:
+        return _errored_problem(where, got)
+    if "errored" in got:
+        return f"{where}: expected the answer to a run, got an errored answer: {_shown_raw(raw)}"
+    return _steps_problem(where, got, want["steps"])
+
+
+def _errored_problem(where: str, got: Mapping[str, Any]) -> str | None:
+    if got.get("errored") is not True:
+        return f"{where}: expected an errored answer, got {_wire.printable(_wire.dumps(got), 200)}"
+    message = got.get("message")
+    if not isinstance(message, str):
+        return f"{where}: an errored answer's message is a string; got {_wire.printable(_wire.dumps(message), 60)}"
+    if len(message) > MAX_MESSAGE:
+        return f"{where}: an errored answer's message is at most {MAX_MESSAGE} characters; got {len(message)}"
+    return None
+
+
+def _steps_problem(where: str, got: Mapping[str, Any], want: Sequence[str]) -> str | None:
+    steps = got.get("steps")
+    if not isinstance(steps, list) or len(steps) != len(want):
+        return f"{where}: expected {len(want)} step(s), got {_wire.printable(_wire.dumps(steps), 200)}"
+    for k, (step, expected) in enumerate(zip(steps, want, strict=True)):
+        ok = isinstance(step, dict) and step.get("ok") is True
+        code = step.get("error") if isinstance(step, dict) and step.get("ok") is False else None
+        actual = "ok" if ok else code if isinstance(code, str) else None
+        if actual != expected:
+            shown = _wire.printable(_wire.dumps(step), 120)
+            return f"{where}, step {k + 1}: expected {expected}, got {shown}"
+    return None
+
+
+def _shown_raw(raw: bytes) -> str:
+    return _wire.printable(raw[:400].decode("utf-8", errors="replace"), 100)
+
+
+def _shown_seq(got: Mapping[str, Any]) -> str:
+    return _wire.printable(_wire.dumps(got["seq"]), 40) if "seq" in got else "none"
+
+
+def judge_sentinel(raw: bytes, seq: int) -> str | None:
+    """Why ``raw`` is not the sentinel's errored answer: the lines before got more or fewer answers than stated."""
+    line = Line("text", sentinel(seq).decode().strip(), freeze({"errored": True, "seq": seq}))
+    problem = judge_answer(line, raw, 0)
+    if problem is None:
+        return None
+    return (
+        "after the case's lines, the next answer is not the errored answer to the harness's own line "
+        f'{{"cmd":"run","seq":{seq}}}: a line got more or fewer answers than one ({_shown_raw(raw)})'
+    )
+
+
+def reference_answers(server: Any, case: EnvelopeCase, ruleset: str, seq: int) -> list[bytes]:
+    """The reference's answer lines to a case's lines and the sentinel, served in-process from one input."""
+    import io
+
+    data = b"".join(line.to_bytes(ruleset) for line in case.lines) + sentinel(seq)
+    out = io.BytesIO()
+    server.serve(io.BytesIO(data), out)
+    return out.getvalue().splitlines()
+
+
+def judge_reference(case: EnvelopeCase, answers: list[bytes], seq: int) -> str | None:
+    """The first way the answer lines (in order, sentinel's last) break the case, or None."""
+    pending = list(answers)
+    for i, line in enumerate(case.lines):
+        raw = None if thaw(line.answer) == NONE else (pending.pop(0) if pending else b"")
+        problem = judge_answer(line, raw, i)
+        if problem is not None:
+            return problem
+    if len(pending) != 1:
+        return f"{len(pending)} answer(s) after the case's lines; exactly one, the sentinel's, was expected"
+    return judge_sentinel(pending[0], seq)
+
+
+def load_envelope_path(path: str | os.PathLike[str]) -> list[EnvelopeCase]:
+    from ..rules.yamlsafe import load_path
+
+    name = Path(os.fspath(path)).name
+    return envelope_cases(load_path(os.fspath(path), display=name), name)
+
+
+__all__ = [
+    "EnvelopeCase",
+    "Line",
+    "envelope_cases",
+    "judge_answer",
+    "judge_reference",
+    "judge_sentinel",
+    "reference_answers",
+    "sentinel",
+]

@@ -1,0 +1,155 @@
+"""A suite: every case file under a directory, ids checked across files, and the rules files it brings."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+from ..rules.data import data_dir
+from ..rules.errors import InputError
+from ..rules.model import freeze
+from ..rules.problems import Problem
+from ..rules.registry import shipped_names
+from ..rules.versions import concrete_names
+from ..rules.yamlsafe import load_path
+from .envelope import EnvelopeCase, envelope_cases
+from .fixtures import Case, cases_of, load_fixture_doc
+
+C = TypeVar("C", Case, EnvelopeCase)
+
+RULESETS_DIR = "rulesets"
+"""A suite directory's subdirectory of rules and profile files that its cases name and no package ships."""
+
+
+@dataclass(frozen=True)
+class Suite:
+    root: str
+    files: tuple[str, ...]
+    cases: tuple[Case, ...]
+    retired: Mapping[str, str]
+    rules_files: tuple[str, ...] = ()  # the suite's own rulesets (its rulesets/ directory), served beside the shipped
+    envelope: tuple[EnvelopeCase, ...] = ()  # cases of raw protocol lines, run once per certification
+
+    def applicable(self, ruleset: str) -> list[Case]:
+        return [c for c in self.cases if c.applies_to(ruleset)]
+
+    def rulesets(self) -> list[str]:
+        """The concrete rulesets some case applies to: shipped ones first, in shipped order, then exact names."""
+        every: list[Case | EnvelopeCase] = [*self.cases, *self.envelope]
+        return concrete_names([r for c in every for r in c.refs], shipped_names())
+
+    def by_id(self, case_id: str) -> Case:
+        for c in self.cases:
+            if c.id == case_id:
+                return c
+        raise KeyError(case_id)
+
+
+def default_suite_dir() -> Path:
+    return data_dir("conformance") / "cases"
+
+
+def _retired(root: Path) -> dict[str, str]:
+    path = root / "retired.yaml"
+    if not path.exists():
+        path = root.parent / "retired.yaml"
+        if not path.exists():
+            return {}
+    doc = load_path(os.fspath(path), display=path.name)
+    data = doc.data
+    if not isinstance(data, dict) or not isinstance(data.get("retired", []), list):
+        raise InputError([doc.problem("RETIRED_FORMAT", "retired.yaml holds 'retired': a list of {id, reason}")])
+    out: dict[str, str] = {}
+    for i, item in enumerate(data.get("retired", [])):
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str) or not isinstance(item.get("reason"), str):
+            raise InputError([doc.problem("RETIRED_FORMAT", "each retired entry is {id, reason}", ("retired", i))])
+        out[item["id"]] = item["reason"]
+    return out
+
+
+def suite_rules_files(path: str | os.PathLike[str] | None) -> list[str]:
+    """The rules files a suite directory brings (none for the bundled suite, or a single file), without loading it."""
+    if path is None:
+        return []
+    own = Path(os.fspath(path)) / RULESETS_DIR
+    return [os.fspath(p) for p in sorted(own.glob("*.yaml"))] if own.is_dir() else []
+
+
+def load_suite(path: str | os.PathLike[str] | None = None) -> Suite:
+    """Every case under a directory (or in one file): ids unique, none retired; InputError otherwise."""
+    root = Path(os.fspath(path)) if path is not None else default_suite_dir()
+    if root.is_dir():
+        own = root / RULESETS_DIR
+        files = sorted(
+            p
+            for p in root.rglob("*")
+            if p.suffix in (".yaml", ".yml", ".json") and p.name != "retired.yaml" and own not in p.parents
+        )
+        rules_files = suite_rules_files(root)
+        base = root
+    elif root.exists():  # a file; one that is not regular (a FIFO, a device) is refused by the loader, unread
+        files = [root]
+        rules_files = []
+        base = root.parent
+    else:
+        raise InputError([Problem("SUITE_MISSING", "no such file or directory", os.fspath(root))])
+    cases: list[Case] = []
+    envelope: list[EnvelopeCase] = []
+    problems: list[Problem] = []
+    for f in files:
+        display = _display(f, base)
+        try:
+            doc = load_fixture_doc(f, display)
+            if isinstance(doc.data, dict) and "envelope" in doc.data:
+                envelope.extend(envelope_cases(doc, display))
+            else:
+                cases.extend(cases_of(doc, f, display))
+        except InputError as exc:
+            problems.extend(exc.problems)
+    retired = _retired(base) if root.is_dir() else {}
+    seen: dict[str, Case | EnvelopeCase] = {}
+    every: list[Case | EnvelopeCase] = [*cases, *envelope]
+    for c in every:
+        if c.id in seen:
+            problems.append(
+                Problem(
+                    "CASE_DUPLICATE_ID", f"{c.id} is also the id of a case in {seen[c.id].source}", c.source, c.line
+                )
+            )
+        else:
+            seen[c.id] = c
+        if c.id in retired:
+            problems.append(
+                Problem(
+                    "CASE_RETIRED_ID", f"{c.id} was retired ({retired[c.id]}); ids are never reused", c.source, c.line
+                )
+            )
+    if problems:
+        raise InputError(problems)
+    return Suite(
+        os.fspath(root),
+        tuple(_display(f, base) for f in files),
+        tuple(cases),
+        freeze(retired),
+        tuple(rules_files),
+        tuple(envelope),
+    )
+
+
+def _display(path: Path, base: Path) -> str:
+    try:
+        return path.relative_to(base.parent).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def cases_matching(cases: Iterable[C], patterns: Iterable[str] | None) -> list[C]:
+    """The cases whose id matches one of the glob patterns (all cases when there is none)."""
+    pats = [p for p in (patterns or []) if p]
+    if not pats:
+        return list(cases)
+    return [c for c in cases if any(fnmatch.fnmatchcase(c.id, p) for p in pats)]
