@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = ["f", "C"]
 Pair = tuple[int, str]
+Number = int | float
 LIMIT = 3
 
 
@@ -127,7 +128,18 @@ def test_docstrings_annotations_imports_strings_asserts_and_reprs_are_left_alone
         for n, text in enumerate(lines, 1)
         if any(
             k in text
-            for k in ('"""', "import", "__all__", "Pair", "TYPE_CHECKING", "assert", "__slots__", '"C" if', "raise")
+            for k in (
+                '"""',
+                "import",
+                "__all__",
+                "Pair",
+                "Number",
+                "TYPE_CHECKING",
+                "assert",
+                "__slots__",
+                '"C" if',
+                "raise",
+            )
         )
     }
     for m in ops.find_mutants("m.py", SOURCE):
@@ -206,3 +218,25 @@ def test_a_few_certain_mutants_are_killed_and_the_unmutated_copy_passes() -> Non
     assert [o.id for o in outcomes] == list(CERTAIN)
     assert [o.status for o in outcomes] == [tool.KILLED] * len(CERTAIN), outcomes
     assert outcomes[-1].case == "start"
+
+
+def test_the_score_counts_equivalents_apart_and_reports_a_listed_mutant_that_is_killed() -> None:
+    mutants = ops.find_mutants("m.py", SOURCE)[:4]
+    outcomes = [
+        tool.Outcome(mutants[0].id, tool.KILLED, "FAILED", "VT-0001", "vitou/1.1.0"),
+        tool.Outcome(mutants[1].id, tool.SURVIVED),
+        tool.Outcome(mutants[2].id, tool.SURVIVED),
+        tool.Outcome(mutants[3].id, tool.KILLED, "TIMEOUT", "VT-0002", "vitou/1.1.0"),
+    ]
+    equivalents = {mutants[2].id: "it only saves work", mutants[3].id: "it only saves work"}
+    tool.judge(outcomes, equivalents)
+    extra = {"cases": 2, "jobs": 1, "seconds": 1.0, "seconds_per_mutant": 0.25, "stale": ["gone:f:cmp:1"]}
+    doc = tool.report_json(mutants, {"m.py": SOURCE.encode()}, outcomes, equivalents, extra)
+    assert (doc["mutants"], doc["killed"], doc["survived"], doc["equivalent"], doc["timeouts"]) == (4, 2, 1, 1, 1)
+    assert doc["score"] == 66.7  # killed / (total - equivalent)
+    assert doc["listed_but_killed"] == [mutants[3].id]
+    text = tool.render(doc)
+    assert f"{mutants[3].id} is listed as equivalent but killed: remove it" in text
+    assert "gone:f:cmp:1 is listed as equivalent but no such mutant exists (stale)" in text
+    survivor = f"  {mutants[1].id}  {mutants[1].description}\n    - LIMIT = 3\n    + LIMIT = 4\n"
+    assert survivor in text

@@ -11,7 +11,7 @@ from ..rules.errors import InputError, SetupError
 from ..rules.model import Ruleset
 from ..rules.problems import Problem
 from .audit import Audit, Position, Ruling, Words, audit
-from .record import Record
+from .record import Claim, Record
 
 AUDIT_FORMAT = 1
 SHOWN = 2000  # characters of one piece of record text shown in a text or Markdown report
@@ -76,55 +76,66 @@ def audit_json(a: Audit, lang: str) -> dict[str, Any]:
 
 
 def audit_text(a: Audit, lang: str, markdown: bool = False) -> str:
+    """The audit as text, or as Markdown: one list item per action, its details as items of its own list."""
     w = Words(a.rules, lang)
-    out: list[str] = []
-    h1, bullet, strong = ("# ", "- ", "**") if markdown else ("", "  ", "")
-    out.append(h1 + w.say("audit", "title", record=shown(a.record.source)))
-    out.append(w.say("audit", "ruleset", name=a.rules.name, hash=a.rules.content_hash))
-    hand = 0
-    for r in a.rulings:
-        pos = r.position
-        if pos is not None and pos.hand != hand:
-            hand = pos.hand
-        # The description and notation carry the record's own values (an unknown seat, a card's text).
-        text = f"{r.n}. {shown(w.action(r.action))}  [{shown(r.notation)}]"
-        if r.legal:
-            out.append(f"{bullet}{text}: {w.say('audit', 'legal')}")
-            for e in r.events:
-                out.append(f"{bullet}    {w.event(e)}")
-        else:
-            assert r.clause is not None and r.reason is not None
-            ground = w.ground(r.clause)
-            out.append(f"{bullet}{text}: {strong}{w.say('audit', 'illegal')}{strong}")
-            rule = w.say("audit", "rule", clause=r.clause, title=ground.title)
-            out.append(f"{bullet}    {w.say('audit', 'code', code=r.code)}; {rule}")
-            out.append(f"{bullet}    \u201c{ground.text}\u201d")
-            if ground.note is not None:
-                out.append(f"{bullet}    ({ground.note})")
-            out.append(f"{bullet}    {w.say('audit', 'reason')}: {shown(w.reason(r.reason))}")
-            if pos is not None:
-                out.append(f"{bullet}    {w.say('audit', 'position')}: " + "; ".join(w.position(pos)))
-            if r.not_made:
-                out.append(f"{bullet}    {w.say('audit', 'not_made')}")
-        for note in r.notes:
-            out.append(f"{bullet}    {{{shown(note)}}}")
-        for c in r.claims:
-            upheld = c.upheld(r.legal, r.code)
-            if upheld is None:
-                verdict = w.say("audit", "legal") if r.legal else w.say("audit", "illegal")
-            else:
-                verdict = w.say("audit", "claim_upheld") if upheld else w.say("audit", "claim_rejected")
-            who = shown(w.seat(c.by)) if c.by else "?"
-            out.append(
-                f"{bullet}    {w.say('audit', 'claim', by=who)}: \u201c{shown(c.claim)}\u201d: {w.say('audit', 'ruling')}: {verdict}"
-            )
-    if a.stopped_at is not None:
-        out.append(w.say("audit", "stopped"))
+    head = [
+        w.say("audit", "title", record=shown(a.record.source)),
+        w.say("audit", "ruleset", name=a.rules.name, hash=a.rules.content_hash),
+    ]
+    tail = [w.say("audit", "stopped")] if a.stopped_at is not None else []
     legal = sum(1 for r in a.rulings if r.legal)
-    out.append(w.say("audit", "summary", legal=legal, illegal=len(a.rulings) - legal, total=len(a.record.actions)))
-    winner = w.side(a.final["winner"]) if a.final["winner"] else w.say("words", "nobody")
-    out.append(w.say("audit", "final", score=w.score(a.final["score"]), winner=winner))
-    return "\n".join(out) + "\n"
+    tail.append(w.say("audit", "summary", legal=legal, illegal=len(a.rulings) - legal, total=len(a.record.actions)))
+    tail.append(w.say("audit", "final", score=w.score(a.final["score"]), winner=_winner(w, a.final)))
+    if not markdown:
+        out = list(head)
+        for r in a.rulings:
+            first, details = _ruling_lines(w, r, strong="")
+            out += [f"  {first}", *(f"      {d}" for d in details)]
+        return "\n".join(out + tail) + "\n"
+    # CommonMark: a line indented under its item's text (the width of "3. ") is a nested item; five
+    # spaces after a marker would make it a code block.
+    out = [f"# {head[0]}", "", head[1], ""]
+    for r in a.rulings:
+        first, details = _ruling_lines(w, r, strong="**")
+        pad = " " * len(f"{r.n}. ")
+        out += [first, *(f"{pad}- {d}" for d in details)]
+    return "\n".join([*out, "", "\n\n".join(tail)]) + "\n"
+
+
+def _ruling_lines(w: Words, r: Ruling, strong: str) -> tuple[str, list[str]]:
+    """A ruling's line (its number, the action, its notation and the verdict), and the lines that detail it."""
+    # The description and notation carry the record's own values (an unknown seat, a card's text).
+    text = f"{r.n}. {shown(w.action(r.action))}  [{shown(r.notation)}]"
+    details: list[str] = []
+    if r.legal:
+        first = f"{text}: {w.say('audit', 'legal')}"
+        details += [w.event(e) for e in r.events]
+    else:
+        assert r.clause is not None and r.reason is not None
+        ground = w.ground(r.clause)
+        first = f"{text}: {strong}{w.say('audit', 'illegal')}{strong}"
+        rule = w.say("audit", "rule", clause=r.clause, title=ground.title)
+        details += [f"{w.say('audit', 'code', code=r.code)}; {rule}", f"\u201c{ground.text}\u201d"]
+        if ground.note is not None:
+            details.append(f"({ground.note})")
+        details.append(f"{w.say('audit', 'reason')}: {shown(w.reason(r.reason))}")
+        if r.position is not None:
+            details.append(f"{w.say('audit', 'position')}: " + "; ".join(w.position(r.position)))
+        if r.not_made:
+            details.append(w.say("audit", "not_made"))
+    details += [f"{{{shown(note)}}}" for note in r.notes]
+    details += [_claim_line(w, r, c) for c in r.claims]
+    return first, details
+
+
+def _claim_line(w: Words, r: Ruling, c: Claim) -> str:
+    upheld = c.upheld(r.legal, r.code)
+    if upheld is None:
+        verdict = w.say("audit", "legal") if r.legal else w.say("audit", "illegal")
+    else:
+        verdict = w.say("audit", "claim_upheld") if upheld else w.say("audit", "claim_rejected")
+    who = shown(w.seat(c.by)) if c.by else "?"
+    return f"{w.say('audit', 'claim', by=who)}: \u201c{shown(c.claim)}\u201d: {w.say('audit', 'ruling')}: {verdict}"
 
 
 def position_text(rules: Ruleset, p: Position, n: int, lang: str, markdown: bool = False) -> str:
@@ -142,12 +153,13 @@ def position_text(rules: Ruleset, p: Position, n: int, lang: str, markdown: bool
         + w.say("audit", "may_refuse", who=", ".join(w.seat(s) for s in p.may_refuse) or w.say("words", "nobody"))
     )
     out.append(bullet + w.say("audit", "legal_actions") + ":")
+    sub = "  - " if markdown else "    "  # in Markdown, items of a list nested in the last one
     for action, clause in p.legal:
         if clause:
             title, _ = w.clause(clause)
-            out.append(f"{bullet}  {w.action(action)}: {w.say('audit', 'allowed_by')} {clause} ({title})")
+            out.append(f"{sub}{w.action(action)}: {w.say('audit', 'allowed_by')} {clause} ({title})")
         else:
-            out.append(f"{bullet}  {w.action(action)}")
+            out.append(f"{sub}{w.action(action)}")
     return "\n".join(out) + "\n"
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -12,7 +11,7 @@ from ..engine.tables import tables_for
 from ..kit.fixtures import Case
 from ..kit.suite import load_suite
 from ..protocol.server import run_case
-from ..rules.model import Clause, Ruleset, thaw
+from ..rules.model import Ruleset, thaw
 from .audit import Words
 from .i18n import (
     clarification_words,
@@ -100,7 +99,7 @@ def build(rules: Ruleset, lang: str, suite: str | None = None) -> Book:
     return book
 
 
-def _sections(rules: Ruleset) -> list[tuple[str, list[Any]]]:
+def sections_of(rules: Ruleset) -> list[tuple[str, list[Any]]]:
     out: dict[str, list[Any]] = defaultdict(list)
     for c in rules.clauses:
         out[c.section].append(c)
@@ -117,10 +116,10 @@ def markdown(book: Book) -> str:
     out = [f"# {say('rulebook', 'title', title=rtitle)}", ""]
     out.append(f"*{say('rulebook', 'version', version=rules.version, hash=rules.content_hash)}*")
     out += ["", rsummary, ""]
-    sections = _sections(rules)
+    sections = sections_of(rules)
     out += [f"## {say('rulebook', 'contents')}", ""]
     for sec, clauses in sections:
-        out.append(f"- [§{sec} {_section_title(w, sec)}](#{anchor('section', sec)})")
+        out.append(f"- [§{sec} {section_title(w, sec)}](#{anchor('section', sec)})")
         for c in clauses:
             title, _ = clause_words(c, lang)
             out.append(f"  - [{c.id}: {title}](#{anchor('clause', c.id)})")
@@ -132,7 +131,7 @@ def markdown(book: Book) -> str:
     for e in rules.errors:
         errors_of[e.clause].append(e.code)
     for sec, clauses in sections:
-        out += [f'<a id="{anchor("section", sec)}"></a>', "", f"## §{sec} {_section_title(w, sec)}", ""]
+        out += [f'<a id="{anchor("section", sec)}"></a>', "", f"## §{sec} {section_title(w, sec)}", ""]
         for c in clauses:
             title, text = clause_words(c, lang)
             out += [f'<a id="{anchor("clause", c.id)}"></a>', "", f"### {c.id}: {title}", ""]
@@ -188,7 +187,7 @@ def markdown(book: Book) -> str:
     return "\n".join(out) + "\n"
 
 
-def _section_title(w: Words, sec: str) -> str:
+def section_title(w: Words, sec: str) -> str:
     titles = w.cat.get("rulebook", {}).get("sections", {})
     title = str(titles.get(sec, sec))
     try:
@@ -197,7 +196,7 @@ def _section_title(w: Words, sec: str) -> str:
         return title
 
 
-def _deal_line(w: Words, deal: dict[str, list[str]]) -> str:
+def deal_line(w: Words, deal: dict[str, list[str]]) -> str:
     return "; ".join(f"{w.seat(s)}: {' '.join(cards)}" for s, cards in deal.items())
 
 
@@ -215,7 +214,7 @@ def _example_md(book: Book, ex: Example) -> list[str]:
     if head:
         out += ["; ".join(head), ""]
     out += [f"**{say('rulebook', 'deal')}**", ""]
-    out += [f"{i}. {_deal_line(w, d)}" for i, d in enumerate(ex.deals, 1)]
+    out += [f"{i}. {deal_line(w, d)}" for i, d in enumerate(ex.deals, 1)]
     out += ["", f"**{say('rulebook', 'actions')}**", ""]
     for i, (action, said) in enumerate(ex.lines, 1):
         out.append(f"{i}. {action}" + (f" \u2014 {'; '.join(said)}" if said else ""))
@@ -227,163 +226,3 @@ def _example_md(book: Book, ex: Example) -> list[str]:
         "",
     ]
     return out
-
-
-# ------------------------------------------------------------------ html
-
-CSS = """
-body{font-family:Georgia,'Times New Roman',serif;max-width:52rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#222;background:#fffdf8}
-h1,h2,h3{font-family:'Helvetica Neue',Arial,sans-serif;color:#5a1f1f}
-h2{border-bottom:2px solid #e6d9c3;padding-bottom:.2rem;margin-top:2.5rem}
-h3{margin-top:1.6rem}
-.meta{font-size:.9rem;color:#6b5d4f}
-nav ul{columns:2;font-size:.92rem}
-code{background:#f3ede2;padding:0 .25rem;border-radius:3px}
-table{border-collapse:collapse;font-size:.92rem}
-td,th{border:1px solid #e6d9c3;padding:.25rem .5rem;text-align:left;vertical-align:top}
-.example{background:#f8f3ea;border-left:4px solid #c9a66b;padding:.5rem 1rem;margin:1rem 0}
-.clar{border-left:4px solid #8fa6b8;padding-left:1rem}
-a{color:#7b2d26}
-@media (max-width:40rem){#errors table,#errors tbody,#errors tr,#errors td{display:block}#errors tr:first-child{display:none}#errors tr{border:1px solid #e6d9c3;margin-bottom:.6rem}#errors td{border:none}}
-"""
-
-
-def page(book: Book) -> str:
-    rules, w, lang = book.rules, book.words, book.lang
-    say = w.say
-    e = html.escape
-    rtitle, rsummary = ruleset_words(rules, lang)
-    parts = [
-        "<!DOCTYPE html>",
-        f'<html lang="{e(lang)}"><head><meta charset="utf-8">',
-        f"<title>{e(say('rulebook', 'title', title=rtitle))}</title>",
-        f'<meta name="viewport" content="width=device-width, initial-scale=1"><style>{CSS}</style></head><body>',
-        f"<h1>{e(say('rulebook', 'title', title=rtitle))}</h1>",
-        f'<p class="meta">{e(say("rulebook", "version", version=rules.version, hash=rules.content_hash))}</p>',
-        f"<p>{e(rsummary)}</p>",
-    ]
-    sections = _sections(rules)
-    parts.append(f"<nav><h2>{e(say('rulebook', 'contents'))}</h2><ul>")
-    for sec, clauses in sections:
-        parts.append(f'<li><a href="#{anchor("section", sec)}">§{e(sec)} {e(_section_title(w, sec))}</a><ul>')
-        for c in clauses:
-            title, _ = clause_words(c, lang)
-            parts.append(f'<li><a href="#{anchor("clause", c.id)}">{e(c.id)}: {e(title)}</a></li>')
-        parts.append("</ul></li>")
-    for target, key in (("clarifications", "clarifications"), ("errors", "errors"), ("examples", "examples")):
-        parts.append(f'<li><a href="#{target}">{e(say("rulebook", key))}</a></li>')
-    parts.append("</ul></nav>")
-    errors_of: dict[str, list[str]] = defaultdict(list)
-    for err in rules.errors:
-        errors_of[err.clause].append(err.code)
-    for sec, clauses in sections:
-        parts.append(f'<section id="{anchor("section", sec)}"><h2>§{e(sec)} {e(_section_title(w, sec))}</h2>')
-        parts += [_clause_html(book, c, errors_of.get(c.id, [])) for c in clauses]
-        parts.append("</section>")
-    parts += _clarifications_html(book)
-    parts += _errors_html(book)
-    decisions = thaw(rules.profile).get("decisions", []) if rules.profile else []
-    if decisions:
-        parts.append(f"<section><h2>{e(say('rulebook', 'decisions'))}</h2>")
-        for i, d in enumerate(decisions):
-            dw = decision_words(rules, i, d, lang)
-            parts.append(
-                f"<h3>{e(dw['topic'])}</h3><p>{e(dw['decision'])}</p><p><em>{e(say('rulebook', 'reason'))}:</em> {e(dw['reason'])}</p>"
-            )
-        parts.append("</section>")
-    parts.append(f'<section id="examples"><h2>{e(say("rulebook", "examples"))}</h2>')
-    for ex in book.examples.values():
-        parts.append(_example_html(book, ex))
-    parts.append("</section></body></html>")
-    return "\n".join(parts) + "\n"
-
-
-def _clause_html(book: Book, c: Clause, codes: list[str]) -> str:
-    """One clause's article: its text, then a line of where it comes from and what refers to it."""
-    rules, say, lang = book.rules, book.words.say, book.lang
-    e = html.escape
-    title, text = clause_words(c, lang)
-    parts = [f'<article id="{anchor("clause", c.id)}"><h3>{e(c.id)}: {e(title)}</h3><p>{e(text)}</p>']
-    meta = [e(say("rulebook", "source", section=c.section))]
-    if c.quote and lang == "en":
-        meta.append(f"{e(say('rulebook', 'quote'))}: \u201c{e(c.quote)}\u201d")
-    if c.clarifications:
-        meta.append(
-            e(say("rulebook", "clarifications"))
-            + ": "
-            + ", ".join(f'<a href="#{anchor("clarification", n)}">{n}</a>' for n in c.clarifications)
-        )
-    if codes:
-        meta.append(e(say("rulebook", "errors")) + ": " + ", ".join(f"<code>{e(x)}</code>" for x in codes))
-    if c.origin != rules.name:
-        meta.append(e(c.origin))
-    parts.append(f'<p class="meta">{"; ".join(meta)}</p>')
-    shown = book.by_clause.get(c.id, [])
-    if shown:
-        links = ", ".join(f'<a href="#{anchor("example", i)}">{e(say("rulebook", "example", id=i))}</a>' for i in shown)
-        parts.append(f'<p class="meta">{e(say("rulebook", "examples"))}: {links}</p>')
-    parts.append("</article>")
-    return "\n".join(parts)
-
-
-def _clarifications_html(book: Book) -> list[str]:
-    rules, say, lang = book.rules, book.words.say, book.lang
-    e = html.escape
-    parts = [f'<section id="clarifications"><h2>{e(say("rulebook", "clarifications"))}</h2>']
-    for k in rules.clarifications:
-        title, ruling, reason = clarification_words(k, lang)
-        links = ", ".join(f'<a href="#{anchor("clause", x)}">{e(x)}</a>' for x in k.clauses)
-        parts.append(
-            f'<div class="clar" id="{anchor("clarification", k.number)}"><h3>{e(say("rulebook", "clarification", n=k.number))}: {e(title)}</h3>'
-            f'<p>{e(ruling)}</p><p><em>{e(say("rulebook", "reason"))}:</em> {e(reason)}</p><p class="meta">{links}</p></div>'
-        )
-    parts.append("</section>")
-    return parts
-
-
-def _errors_html(book: Book) -> list[str]:
-    rules, say, lang = book.rules, book.words.say, book.lang
-    e = html.escape
-    parts = [
-        f'<section id="errors"><h2>{e(say("rulebook", "errors"))}</h2><table>',
-        f"<tr><th>{e(say('rulebook', 'error_code'))}</th><th></th><th>{e(say('rulebook', 'acts'))}</th>"
-        f"<th>{e(say('rulebook', 'enforces'))}</th></tr>",
-    ]
-    for err in rules.errors:
-        when = error_when_words(rules, err.code, lang)
-        words = e(error_words(rules, err.code, lang))
-        if when:
-            words += f"<br><em>{e(say('rulebook', 'when'))}:</em> {e(when)}"
-        acts = ", ".join(f"<code>{e(a)}</code>" for a in err.acts)
-        parts.append(
-            f"<tr><td><code>{e(err.code)}</code></td><td>{words}</td><td>{acts}</td>"
-            f'<td><a href="#{anchor("clause", err.clause)}">{e(err.clause)}</a></td></tr>'
-        )
-    parts.append("</table></section>")
-    return parts
-
-
-def _example_html(book: Book, ex: Example) -> str:
-    w = book.words
-    say = w.say
-    e = html.escape
-    head = []
-    if "dealer" in ex.setup:
-        head.append(say("rulebook", "dealer", seat=w.seat(ex.setup["dealer"])))
-    if "score" in ex.setup:
-        head.append(say("rulebook", "score_start", score=w.score(ex.setup["score"])))
-    deals = "".join(f"<li>{e(_deal_line(w, d))}</li>" for d in ex.deals)
-    steps = "".join(
-        f"<li>{e(action)}" + (f" \u2014 {e('; '.join(said))}" if said else "") + "</li>" for action, said in ex.lines
-    )
-    final = ex.final
-    winner = w.side(final["winner"]) if final["winner"] else w.say("words", "nobody")
-    outcome = say("audit", "final", score=w.score(final["score"]), winner=winner)
-    return (
-        f'<div class="example" id="{ex.anchor}"><h3>{e(say("rulebook", "example", id=ex.case.id))}</h3>'
-        + (f"<p><em>{e(ex.case.title)}</em></p>" if book.lang == "en" else "")
-        + (f'<p class="meta">{e("; ".join(head))}</p>' if head else "")
-        + f"<p><strong>{e(say('rulebook', 'deal'))}</strong></p><ol>{deals}</ol>"
-        f"<p><strong>{e(say('rulebook', 'actions'))}</strong></p><ol>{steps}</ol>"
-        f"<p><strong>{e(say('rulebook', 'outcome'))}:</strong> {e(outcome)}</p></div>"
-    )

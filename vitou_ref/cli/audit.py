@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from . import options as _o
-from .output import emit, print_json
+from .output import emit, json_text
 
 LANGS = ("en", "fr", "pt", "ru")
 
@@ -47,8 +47,12 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     aud.add_argument("--at", type=_o.positive_int, metavar="N", help="explain the position before action N instead")
     aud.add_argument("--lang", choices=LANGS, default="en", help="the language of the rulings (default: en)")
     aud.add_argument(
-        "--format", choices=("text", "json", "markdown"), default="text", help="output format (default: text)"
+        "--format",
+        choices=("text", "json", "markdown", "html"),
+        default="text",
+        help="output format; html: one standalone, printable page of the rulings (default: text)",
     )
+    aud.add_argument("--output", "-o", metavar="FILE", help="write here instead of standard output")
     aud.add_argument(
         "--compare-ruleset", metavar="OTHER", help="replay under this ruleset too and show where the rulings part"
     )
@@ -112,26 +116,39 @@ def cmd_audit(args: argparse.Namespace) -> int:
         lang=args.lang,
         fmt=args.format,
         compare_ruleset=args.compare_ruleset,
+        output=args.output,
     )
 
 
 def audit_record(
-    path: str, ruleset: str | None, *, go_on: bool, at: int | None, lang: str, fmt: str, compare_ruleset: str | None
+    path: str,
+    ruleset: str | None,
+    *,
+    go_on: bool,
+    at: int | None,
+    lang: str,
+    fmt: str,
+    compare_ruleset: str | None,
+    output: str | None = None,
 ) -> int:
     from ..audit.audit import audit, position_before
     from ..audit.record import load_record
     from ..audit.report import audit_json, audit_text, compare, compare_text, position_json, position_text
     from ..rules.registry import load_ruleset
 
+    if fmt == "html" and (compare_ruleset or at is not None):
+        print(
+            "vitou audit: --format html is the page of the rulings; --at and --compare-ruleset write text, "
+            "markdown or json",
+            file=sys.stderr,
+        )
+        return 2
     rules = load_ruleset(ruleset) if ruleset else None
     record, rules = load_record(path, rules)
     if compare_ruleset:
         other = load_ruleset(compare_ruleset)
         compared = compare(record, rules, other, lang)
-        if fmt == "json":
-            print_json(compared)
-        else:
-            sys.stdout.write(compare_text(compared, rules, other, lang))
+        emit(json_text(compared) if fmt == "json" else compare_text(compared, rules, other, lang), output)
         return 0 if not compared["divergences"] else 1
     if at is not None:
         if not 1 <= at <= len(record.actions) + 1:
@@ -139,15 +156,19 @@ def audit_record(
             return 2
         pos, _ = position_before(record, rules, at)
         if fmt == "json":
-            print_json(position_json(rules, pos, at, lang))
+            emit(json_text(position_json(rules, pos, at, lang)), output)
         else:
-            sys.stdout.write(position_text(rules, pos, at, lang, markdown=fmt == "markdown"))
+            emit(position_text(rules, pos, at, lang, markdown=fmt == "markdown"), output)
         return 0
     result = audit(record, rules, go_on)
     if fmt == "json":
-        print_json(audit_json(result, lang))
+        emit(json_text(audit_json(result, lang)), output)
+    elif fmt == "html":
+        from ..audit.auditpage import page
+
+        emit(page(result, lang), output)
     else:
-        sys.stdout.write(audit_text(result, lang, markdown=fmt == "markdown"))
+        emit(audit_text(result, lang, markdown=fmt == "markdown"), output)
     return 0 if all(r.legal for r in result.rulings) else 1
 
 
@@ -156,7 +177,8 @@ def cmd_rulebook(args: argparse.Namespace) -> int:
 
 
 def rulebook(ruleset: str, lang: str, fmt: str, suite: str | None, output: str | None) -> int:
-    from ..audit.rulebook import build, markdown, page
+    from ..audit.rulebook import build, markdown
+    from ..audit.rulebookpage import page
     from ..rules.registry import load_ruleset
 
     rules = load_ruleset(ruleset)

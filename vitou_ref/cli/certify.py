@@ -33,6 +33,7 @@ from ..rules.problems import Problem
 from ..rules.registry import load_ruleset, resolve_name
 from ..rules.yamlsafe import load_path
 from . import options as _o
+from . import progress as _p
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -79,6 +80,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="for the answer to start (default 30)",
     )
     cert.add_argument("--force", action="store_true", help="replace report files and saved cases that exist")
+    cert.add_argument("--progress", action="store_true", help=_p.HELP)
     cert.add_argument(
         "--max-restarts", type=_o.count, default=3, metavar="N", help="restarts after a crash or hang (default 3)"
     )
@@ -108,6 +110,7 @@ def cmd_certify(args: argparse.Namespace) -> int:
         junit=args.junit,
         save_failed=args.save_failed,
         force=args.force,
+        progress=args.progress,
     )
 
 
@@ -125,6 +128,7 @@ class _Outputs:
     save_failed: str | None
     force: bool
     rerun: str  # the implementation's command, written into each saved case
+    progress: bool = False  # a progress line even when stderr is not a terminal
 
 
 @dataclass(frozen=True)
@@ -168,6 +172,7 @@ def certify(
     junit: str | None,
     save_failed: str | None,
     force: bool,
+    progress: bool = False,
 ) -> int:
     try:
         argv = split_command(impl) if impl is not None else list(REFERENCE_COMMAND)
@@ -178,7 +183,7 @@ def certify(
     except ValueError as exc:
         print(f"vitou certify: --impl: {exc}", file=sys.stderr)
         return 2
-    outputs = _Outputs(fmt, report, junit, save_failed, force, impl or shlex.join(REFERENCE_COMMAND))
+    outputs = _Outputs(fmt, report, junit, save_failed, force, impl or shlex.join(REFERENCE_COMMAND), progress)
     problem = _output_problem(outputs)
     if problem is not None:
         print(f"vitou certify: {problem}", file=sys.stderr)
@@ -329,7 +334,9 @@ def _run(plan: _Plan, options: Options, early: Connection | None, outputs: _Outp
         jsonl = JsonlReport(outputs.report, plan.suite.root, plan.rules) if outputs.report else None
     except OSError as exc:
         raise _Refused(f"--report: {outputs.report}: {exc.strerror or exc}") from None
-    listener = jsonl.listen if jsonl else (lambda kind, payload: None)
+    total = sum(len(cs) for cs in plan.cases.values()) + len(plan.envelope)
+    line = _p.ProgressLine("certify", total, unit="cases", force=outputs.progress)
+    listener = _p.certify_listener(line, jsonl.listen if jsonl else None)
     try:
         run = Certifier(plan.suite, plan.cases, options, listener, early, plan.envelope).run()
     except HarnessError as exc:
@@ -340,6 +347,8 @@ def _run(plan: _Plan, options: Options, early: Connection | None, outputs: _Outp
         if jsonl:
             jsonl.abort("interrupted")
         raise
+    finally:
+        line.close()
     vs = verdicts(run, plan.rules)
     _print(outputs.fmt, run, vs)  # the verdict first: a file that cannot be written loses nothing else
     lost = _write_files(outputs, run, vs, jsonl)

@@ -12,8 +12,8 @@ from ..kit import outputs as _out
 from ..rules.errors import OutputFailed
 from . import options as _o
 from .output import print_json
-
-PROGRESS_HELP = "show progress even when stderr is not a terminal"
+from .progress import HELP as PROGRESS_HELP
+from .progress import ProgressLine
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -151,7 +151,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def simulate(ruleset: str, matches: int, seed: int, fmt: str, *, progress: bool) -> int:
-    from ..hunt.simulate import Progress, render_simulation
+    from ..hunt.simulate import render_simulation
     from ..hunt.simulate import simulate as play
     from ..rules.registry import load_ruleset
 
@@ -159,7 +159,8 @@ def simulate(ruleset: str, matches: int, seed: int, fmt: str, *, progress: bool)
         print("vitou: --matches must be at least 1", file=sys.stderr)
         return 2
     rules = load_ruleset(ruleset)
-    sim = play(rules, matches, seed, Progress(f"simulating {rules.name}", progress))
+    with ProgressLine(f"simulate {rules.name}", matches, unit="matches", failed=None, force=progress) as shown:
+        sim = play(rules, matches, seed, lambda done, _total: shown.update(done))
     if fmt == "json":
         print_json(sim.to_json())
     else:
@@ -198,7 +199,6 @@ def fuzz(
     import shlex
 
     from ..hunt.fuzz import Fuzzer
-    from ..hunt.simulate import Progress
     from ..kit.certify import REFERENCE_COMMAND
     from ..protocol.connection import Fault, split_command
     from ..rules.registry import load_ruleset
@@ -215,19 +215,23 @@ def fuzz(
     rules = load_ruleset(ruleset)
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     label = impl if impl is not None else "python -m vitou_ref.adapter"  # named without this machine's paths
-    shown_progress = Progress(f"fuzz {rules.name}", progress)
-    fuzzer = Fuzzer(rules, argv, timeout=timeout, start_timeout=start_timeout, illegal=illegal, progress=shown_progress)
+    line = ProgressLine(f"fuzz {rules.name}", examples, unit="matches", failed="diverged", force=progress)
+
+    def note(matches: int, diverged: int) -> None:
+        line.update(min(matches, examples), diverged)  # shrinking a divergence plays matches beyond the total
+
+    fuzzer = Fuzzer(rules, argv, timeout=timeout, start_timeout=start_timeout, illegal=illegal, progress=note)
     try:
         result = fuzzer.run(examples, seed, max_seconds)
         d = result.divergence
         again = fuzzer.reproduce(d) if d is not None else None
     except Fault as exc:
-        shown_progress.finish()
+        line.close()  # before the message, which would otherwise land on the progress line
         print(f"vitou fuzz: {exc.message}", file=sys.stderr)
         return 2
     finally:
         fuzzer.close()
-    shown_progress.finish()
+        line.close()
     print(f"fuzz {rules.name} against {label}, seed {seed}: {result.describe()}")
     if d is None:
         print("no divergence")
@@ -298,7 +302,6 @@ def mutants(
 ) -> int:
     from ..hunt.mutants import BY_NAME
     from ..hunt.mutation import Row, render_mutation, run_mutation
-    from ..hunt.simulate import Progress
 
     if fuzz_examples < 1 or not 0 <= min_score <= 100:
         print("vitou mutants: --fuzz-examples must be at least 1 and --min-score between 0 and 100", file=sys.stderr)
@@ -314,14 +317,12 @@ def mutants(
         print(f"vitou mutants: mutants are made from a version of vitou, not {base.name}", file=sys.stderr)
         return 2
     total = sum(BY_NAME[n].applies_to(base.version) for n in only or BY_NAME)
-    shown_progress = Progress("mutants", progress)
-    done: list[Row] = []
+    with ProgressLine(f"mutants {base.name}", total, unit="mutants", failed="not killed", force=progress) as shown:
 
-    def note(row: Row) -> None:
-        done.append(row)
-        shown_progress(len(done), total)
+        def note(row: Row) -> None:
+            shown.advance(failed=row.status in ("survived", "not run"))
 
-    table = run_mutation(base.name, only, fuzz, fuzz_examples, seed, suite_path=suite, progress=note)
+        table = run_mutation(base.name, only, fuzz, fuzz_examples, seed, suite_path=suite, progress=note)
     if fmt == "json":
         print_json(table.to_json())
     else:

@@ -11,11 +11,11 @@ from typing import Any
 from .._version import __version__
 from ..kit import outputs as _out
 from ..rules.errors import InputError, SetupError, VitouError
-from . import adapter, audit, bench, certify, hunt, spec, suite
+from . import adapter, audit, bench, certify, hunt, report, spec, suite
 
 Command = Callable[[argparse.Namespace], int]
 
-GROUPS = (spec, suite, certify, bench, hunt, audit, adapter)
+GROUPS = (spec, suite, certify, report, bench, hunt, audit, adapter)
 # The order `vitou --help` lists the commands in, and a usage error names them in.
 # It predates the groups, which add their commands together; argparse keeps the
 # order of adding, so _in_order puts this one back.
@@ -33,6 +33,7 @@ COMMANDS = (
     "fuzz",
     "mutants",
     "certify",
+    "report",
     "adapter",
 )
 

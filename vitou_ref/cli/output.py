@@ -9,10 +9,15 @@ from typing import Any
 from ..rules.errors import OutputFailed
 
 
-def print_json(obj: Any) -> None:
+def json_text(obj: Any) -> str:
+    """JSON as a command prints it: indented, and safe for a terminal."""
     from ..protocol.wire import terminal_safe_json
 
-    print(terminal_safe_json(json.dumps(obj, indent=2, ensure_ascii=False)))
+    return terminal_safe_json(json.dumps(obj, indent=2, ensure_ascii=False)) + "\n"
+
+
+def print_json(obj: Any) -> None:
+    sys.stdout.write(json_text(obj))
 
 
 def emit(text: str, output: str | None) -> None:
@@ -27,4 +32,4 @@ def emit(text: str, output: str | None) -> None:
         sys.stdout.write(text)
 
 
-__all__ = ["emit", "print_json"]
+__all__ = ["emit", "json_text", "print_json"]

@@ -65,7 +65,7 @@ class Fuzzer:
         start_timeout: float = 30.0,
         illegal: int = 12,
         batch: int = 16,
-        progress: Callable[[int, int], None] | None = None,
+        progress: Callable[[int, int], None] | None = None,  # (matches tried, divergences found: 0 or 1)
     ) -> None:
         self.rules = rules
         self.t = tables_for(rules)
@@ -244,9 +244,10 @@ class Fuzzer:
                 d = self.check(drawn)
                 if d is not None:
                     found.append(d)  # the last one found is the smallest, once shrinking ends
-                    raise _Found
                 if self.progress is not None:
-                    self.progress(self.matches, examples)
+                    self.progress(self.matches, min(len(found), 1))
+                if d is not None:
+                    raise _Found
 
             try:
                 prop()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import statistics
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -125,35 +124,6 @@ def _ending(h: HandEvent, rules: Ruleset) -> str:
     if h.reason == "refusal":
         return "target reached by a refusal"
     return "target reached on tricks"
-
-
-class Progress:
-    """A one-line progress indicator on stderr for long runs (silent when stderr is not a terminal)."""
-
-    def __init__(self, label: str, force: bool = False) -> None:
-        self.label = label
-        self.on = force or sys.stderr.isatty()
-        self.last = 0.0
-        self.started = time.monotonic()
-        self.open_line = False
-
-    def __call__(self, done: int, total: int) -> None:
-        now = time.monotonic()
-        if not self.on or (now - self.last < 0.5 and done != total):
-            return
-        self.last = now
-        rate = done / max(now - self.started, 1e-9)
-        end = "\n" if done == total else ""
-        sys.stderr.write(f"\r{self.label}: {done}/{total} ({100 * done // total}%, {rate:,.0f}/s){end}")
-        sys.stderr.flush()
-        self.open_line = not end
-
-    def finish(self) -> None:
-        """End the progress line of a run that stopped short of its total."""
-        if self.open_line:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
-            self.open_line = False
 
 
 def render_simulation(sim: Simulation) -> str:

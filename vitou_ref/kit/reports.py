@@ -16,6 +16,7 @@ from ..protocol.wire import printable
 from ..rules.model import Ruleset
 from .certify import ENVELOPE, ERRORED, FAILED, PASSED, SKIPPED, XFAIL, XPASS, CaseResult, Run
 from .envelope import EnvelopeCase
+from .provenance import suite_hash
 
 SECTION_TITLES = {
     "01": "Partners, rank and deal",
@@ -140,6 +141,15 @@ def _envelope_verdict(results: list[CaseResult]) -> Verdict:
     under = ", ".join(dict.fromkeys(r.ruleset for r in results))
     sections = {t: (sum(v), len(v)) for t, v in topics.items()}
     return Verdict(under, counts, len(results), 0, 0, sections, kind=ENVELOPE)
+
+
+def rules_text(ruleset: Ruleset) -> dict[str, Any]:
+    """For a report's header: the ruleset's sections with their titles, each clause's section, the ids replaced."""
+    titles = {
+        s: SECTION_TITLES.get(s, "").format(at=ruleset.params.twenty_at) for s in {c.section for c in ruleset.clauses}
+    }
+    clauses = {c.id: c.section for c in ruleset.clauses}
+    return {"sections": dict(sorted(titles.items())), "clauses": clauses, "replaced": dict(ruleset.replaced)}
 
 
 def exit_status(vs: list[Verdict]) -> int:
@@ -269,9 +279,13 @@ class JsonlReport:
                 {
                     "type": "header",
                     "harness": {"name": "vitou certify", "version": __version__},
-                    "suite": {"path": self.suite_root, "cases": len(run.suite.cases)},
+                    "suite": {"path": self.suite_root, "cases": len(run.suite.cases), "hash": suite_hash(run.suite)},
                     "spec": {n: (r.content_hash if r else None) for n, r in self.rules.items()},
+                    "rules_text": {n: rules_text(r) for n, r in self.rules.items() if r},
                     "implementation": run.implementation,
+                    "command": run.options.label,
+                    "only": run.options.only,
+                    "known_failures": sorted(run.options.expect),
                     "offered": run.offered,
                     "rulesets": run.options.rulesets,
                     "started": run.started,

@@ -1,0 +1,67 @@
+"""The rulebook page in Chromium: it fits a phone, its contents keep each list whole, cards show their suits."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from browser import DESKTOP, PHONE, page
+
+from vitou_ref import load_ruleset
+from vitou_ref.audit.htmlpage import prose
+from vitou_ref.cli import main
+
+FACTS = """(() => {
+  const nav = document.querySelector('nav > ul');
+  const examples = document.getElementById('examples').cloneNode(true);
+  examples.querySelectorAll('.card').forEach(c => c.remove());
+  const spade = document.querySelector('#examples .card[title="10S"]');
+  return {
+    scroll: document.documentElement.scrollWidth,
+    columns: getComputedStyle(nav).columnCount,
+    nested: [...new Set([...document.querySelectorAll('nav ul ul')].map(u => getComputedStyle(u).columnCount))],
+    // A list item split between two columns has one box in each.
+    split: [...document.querySelectorAll('nav li')].filter(li => li.getClientRects().length > 1).map(li => li.textContent),
+    spade: spade && spade.textContent,
+    codes_left: examples.textContent.match(/(?<![\\w])(10|[9AKQJ87])[SHDC](?![\\w])/g),
+    notation: [...document.querySelectorAll('#clause-deck-cards > p:first-of-type code')].map(c => c.textContent),
+  };
+})()"""
+
+
+@pytest.fixture(scope="module")
+def rulebook(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("rulebook") / "rulebook.html"
+    assert main(["rulebook", "--format", "html", "--output", str(path)]) == 0
+    return path
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("rulebook-screenshots")
+
+
+@pytest.mark.parametrize("width", [PHONE, DESKTOP])
+def test_the_rulebook_page_in_chromium(rulebook: Path, shots: Path, width: int) -> None:
+    with page(rulebook, width, 1400) as p:
+        facts = p.evaluate(FACTS)
+        p.screenshot(shots / f"contents-{width}.png")
+        p.evaluate("document.getElementById('example-VT-0002').scrollIntoView()")
+        p.screenshot(shots / f"example-{width}.png")
+    assert facts["scroll"] == width, "the page scrolls sideways"
+    assert facts["columns"] == ("auto" if width == PHONE else "2")  # one column on a phone
+    assert facts["nested"] == ["auto"]  # a section's clauses are one list, never columns of their own
+    assert facts["split"] == []
+    assert facts["spade"] == "10♠"
+    assert facts["codes_left"] is None  # every card of the examples is shown with its suit
+    assert facts["notation"] == ["10S", "9C", "AH"]  # where the rules define how a card is written, codes stay
+
+
+def test_card_codes_in_prose_take_their_suit_symbol_and_keep_their_code() -> None:
+    rules = load_ruleset("vitou")
+    shown = prose("North plays 10S, then AH <b>; not 110S, 10Sx, 1S or 10s", rules)
+    assert shown.startswith('North plays <span class="card" title="10S">10♠</span>, then ')
+    assert '<span class="card red" title="AH">A♥</span> &lt;b&gt;;' in shown
+    assert shown.endswith("not 110S, 10Sx, 1S or 10s")
+    assert re.sub("<[^>]+>", "", prose("Север: 9C 7D", rules)) == "Север: 9♣ 7♦"

@@ -1,0 +1,482 @@
+"""The conformance suite measured against wrong code: single-point mutants of the reference engine's source.
+
+``vitou mutants`` measures the suite against wrong rules data; this measures it
+against wrong code. Each mutant (tools/code_mutants_ops.py) is written into a
+worker's private copy of the vitou_ref package and served over protocol v1 by
+``python -m vitou_ref.adapter`` started in that copy, while this process, which
+imports only the clean package, certifies it with the bundled suite (and
+conformance/settings/ when it exists). A mutant is killed by its first case
+that fails, errors, crashes the adapter or times out; one that passes every
+case survives, unless tools/code_mutants_equivalent.yaml explains why it
+cannot change any protocol answer.
+
+Usage: python tools/code_mutants.py [--module PATH]... [--only ID]... [--sample N --seed S]
+       [--jobs N] [--timeout S] [--list] [--format text|json] [-o FILE] [--fail-under PCT]
+
+Exit status: 0, or 1 when the score is below --fail-under, or 2 when the
+unmutated copy does not pass every case (or the options are wrong).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fnmatch
+import json
+import os
+import queue
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import yaml  # noqa: E402
+from code_mutants_ops import Mutant, find_mutants  # noqa: E402
+
+import vitou_ref  # noqa: E402
+from vitou_ref.kit.certify import ERRORED, FAILED, PASSED, CaseResult, Certifier, HarnessError, Options  # noqa: E402
+from vitou_ref.kit.envelope import EnvelopeCase  # noqa: E402
+from vitou_ref.kit.fixtures import Case  # noqa: E402
+from vitou_ref.kit.suite import Suite, load_suite  # noqa: E402
+from vitou_ref.protocol.connection import Connection, Fault  # noqa: E402
+from vitou_ref.rules.data import data_dir  # noqa: E402
+from vitou_ref.rules.errors import VitouError  # noqa: E402
+
+PACKAGE = Path(vitou_ref.__file__).resolve().parent
+EQUIVALENT_FILE = Path(__file__).resolve().parent / "code_mutants_equivalent.yaml"
+ADAPTER = [sys.executable, "-m", "vitou_ref.adapter"]
+# randomplay.py is left out: only simulation uses it, never the protocol, so no case could tell a mutant of it.
+SKIPPED_ENGINE = {"randomplay.py", "__init__.py"}
+OTHER_MODULES = ("protocol/server.py", "protocol/wire.py", "rules/settings.py", "rules/cards.py", "rules/conditions.py")
+KILLED, SURVIVED, EQUIVALENT = "killed", "survived", "equivalent"
+
+
+def default_modules() -> list[str]:
+    engine = sorted(p.name for p in (PACKAGE / "engine").glob("*.py") if p.name not in SKIPPED_ENGINE)
+    return [f"engine/{name}" for name in engine] + list(OTHER_MODULES)
+
+
+def module_key(path: str) -> str:
+    """engine/trick.py, whether given as that, vitou_ref/engine/trick.py or a path to the file."""
+    p = Path(path).as_posix()
+    if Path(path).is_absolute():
+        p = Path(path).resolve().relative_to(PACKAGE).as_posix()
+    return p.removeprefix("./").removeprefix("vitou_ref/")
+
+
+def generate(modules: Sequence[str]) -> tuple[list[Mutant], dict[str, bytes]]:
+    """Every mutant of the modules, in module then source order, and each module's source."""
+    mutants: list[Mutant] = []
+    sources: dict[str, bytes] = {}
+    for module in modules:
+        raw = (PACKAGE / module).read_bytes()
+        sources[module] = raw
+        mutants.extend(find_mutants(module, raw.decode()))
+    return mutants, sources
+
+
+def load_equivalents(path: Path = EQUIVALENT_FILE) -> dict[str, str]:
+    """The mutants shown equivalent: id -> why no protocol answer can change; ValueError when malformed."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else {}
+    data = {} if data is None else data
+    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
+        raise ValueError(f"{path.name} must map each mutant id to the reason, a sentence, why it is equivalent")
+    return data
+
+
+def sample(mutants: list[Mutant], n: int, seed: int) -> list[Mutant]:
+    """A deterministic sample of n mutants, each module's share proportional to its count (largest remainders)."""
+    if n >= len(mutants):
+        return list(mutants)
+    by_module: dict[str, list[Mutant]] = {}
+    for m in mutants:
+        by_module.setdefault(m.module, []).append(m)
+    quotas = {k: n * len(v) / len(mutants) for k, v in by_module.items()}
+    shares = {k: int(q) for k, q in quotas.items()}
+    for k in sorted(quotas, key=lambda k: (-(quotas[k] - shares[k]), k))[: n - sum(shares.values())]:
+        shares[k] += 1
+    rng = random.Random(seed)
+    chosen = {m.id for k in sorted(by_module) for m in rng.sample(by_module[k], shares[k])}
+    return [m for m in mutants if m.id in chosen]
+
+
+# ---------------------------------------------------------------- the suite
+
+
+@dataclass
+class Part:
+    """One suite, run by an adapter of its own that serves the suite's rulesets/ files beside the shipped ones."""
+
+    suite: Suite
+    cases: dict[str, list[Case]]  # ruleset -> cases, in the order they run
+    envelope: list[tuple[EnvelopeCase, str]]  # raw protocol lines, each case once, under a ruleset it applies to
+    options: Options
+
+    @property
+    def count(self) -> int:
+        return sum(len(v) for v in self.cases.values()) + len(self.envelope)
+
+
+Plan = list[Part]
+
+
+def build_plan(timeout: float) -> Plan:
+    """The bundled suite, every case under every ruleset it names; then conformance/settings/, when it exists."""
+    suites = [load_suite(None)]
+    settings = data_dir("conformance") / "settings"
+    if settings.is_dir():
+        suites.append(load_suite(settings))
+    plan = []
+    for suite in suites:
+        names = suite.rulesets()
+        cases = {rs: suite.applicable(rs) for rs in names}
+        # As vitou certify runs them: each envelope case once, under the first ruleset it applies to.
+        envelope = []
+        for ecase in suite.envelope:
+            under = next((n for n in names if ecase.applies_to(n)), None)
+            if under is not None:
+                envelope.append((ecase, under))
+        argv = ADAPTER + [a for f in suite.rules_files for a in ("--rules", os.path.abspath(f))]
+        start = max(15.0, 3 * timeout)
+        opts = Options(argv, "code mutant", names, timeout=timeout, start_timeout=start, max_restarts=0)
+        plan.append(Part(suite, cases, envelope, opts))
+    return plan
+
+
+# ---------------------------------------------------------------- running
+
+
+@dataclass
+class Outcome:
+    id: str
+    status: str  # killed, survived or equivalent
+    kind: str | None = None  # how it was killed: FAILED, ERRORED, CRASH or TIMEOUT
+    case: str | None = None  # the killing case, or "start" when the handshake failed
+    ruleset: str | None = None
+    reason: str | None = None
+    cases: int = 0  # cases run
+    seconds: float = 0.0
+
+
+class _Stop(Exception):
+    def __init__(self, result: CaseResult) -> None:
+        self.result = result
+
+
+class Worker:
+    """A private copy of the package, where one mutant at a time is written and served."""
+
+    def __init__(self, root: Path, index: int) -> None:
+        self.dir = root / f"worker-{index}"
+        self.pkg = self.dir / "vitou_ref"
+        shutil.copytree(PACKAGE, self.pkg, ignore=shutil.ignore_patterns("__pycache__"))
+        for name in ("spec", "schema"):  # where the copy's rules/data.py looks, unless it carries _data/
+            if not (self.pkg / "_data" / name).is_dir():
+                shutil.copytree(data_dir(name), self.dir / name)
+
+    def import_problem(self) -> str | None:
+        """Why a Python started in this copy would not import the copy's vitou_ref (the checkout's, say), if so."""
+        probe = [sys.executable, "-c", "import vitou_ref; print(vitou_ref.__file__)"]
+        out = subprocess.run(probe, cwd=self.dir, capture_output=True, text=True, timeout=120, check=False)
+        if out.returncode != 0:
+            return f"python cannot import the copy of vitou_ref: {out.stderr.strip()[-400:]}"
+        where = Path(out.stdout.strip()).resolve().parent
+        return None if where == self.pkg.resolve() else f"an adapter started in the copy would import {where}"
+
+    def _drop_bytecode(self, module: str) -> None:
+        target = self.pkg / module  # pyc files are checked by mtime in seconds: never trust one
+        for pyc in (target.parent / "__pycache__").glob(f"{target.stem}.*.pyc"):
+            pyc.unlink(missing_ok=True)
+
+    def run(self, mutant: Mutant | None, source: bytes, plan: Plan) -> Outcome:
+        """The mutant's outcome (the unmutated copy's for None): the suites in turn, up to the first kill."""
+        ident = "unmutated" if mutant is None else mutant.id
+        if mutant is not None:
+            target = self.pkg / mutant.module
+            target.write_bytes(mutant.apply(source))
+            self._drop_bytecode(mutant.module)
+        t0 = time.perf_counter()
+        done = 0
+        out = Outcome(ident, SURVIVED)
+        try:
+            for part in plan:
+                out = self._certify(ident, part)
+                done += out.cases
+                if out.status != SURVIVED:
+                    break
+        finally:
+            if mutant is not None:
+                target.write_bytes(source)
+                self._drop_bytecode(mutant.module)
+        out.cases, out.seconds = done, time.perf_counter() - t0
+        return out
+
+    def _certify(self, ident: str, part: Part) -> Outcome:
+        done = 0
+
+        def listen(kind: str, payload: Any) -> None:
+            nonlocal done
+            if kind == "case":
+                done += 1
+                if payload.outcome != PASSED:
+                    raise _Stop(payload)
+
+        # cwd is the copy: ``python -m`` puts it first on sys.path, ahead of PYTHONPATH and site-packages.
+        conn = Connection(part.options.argv, max_line=part.options.max_line, cwd=str(self.dir))
+        _open_wide(conn)
+        out = Outcome(ident, SURVIVED)
+        try:
+            Certifier(part.suite, part.cases, part.options, listen, conn, part.envelope).run()
+        except _Stop as stop:
+            r = stop.result
+            kind = r.label if r.outcome == ERRORED else FAILED.upper()
+            out = Outcome(ident, KILLED, kind, r.case.id, r.ruleset, r.reason)
+        except HarnessError as exc:
+            fault = exc.__context__.kind if isinstance(exc.__context__, Fault) else "protocol"
+            kind = {"exited": "CRASH", "spawn": "CRASH", "timeout": "TIMEOUT"}.get(fault, ERRORED.upper())
+            out = Outcome(ident, KILLED, kind, "start", None, str(exc))
+        out.cases = done
+        return out
+
+
+def _open_wide(conn: Connection) -> None:
+    """Start the adapter with a 1 MiB stdin pipe where Linux allows it: a speed-up only.
+
+    Connection writes a long line a pipe-full at a time and waits up to 50 ms for output between two, so the
+    16 MiB line of the envelope case VE-0006 costs 8 s through a 64 KiB pipe and under 1 s through 1 MiB.
+    """
+    try:
+        conn.open()
+    except Fault:
+        return  # Client.start opens it again and reports the failure
+    stdin = conn.proc.stdin if conn.proc is not None else None
+    with contextlib.suppress(ImportError, AttributeError, OSError):
+        import fcntl
+
+        if stdin is not None:
+            fcntl.fcntl(stdin.fileno(), fcntl.F_SETPIPE_SZ, 1 << 20)
+
+
+def run_all(
+    mutants: Sequence[Mutant],
+    sources: Mapping[str, bytes],
+    plan: Plan,
+    jobs: int,
+    progress: Callable[[Outcome], None] | None = None,
+) -> tuple[Outcome, list[Outcome]]:
+    """The unmutated copy's outcome, then each mutant's (none run when the first is not a survivor)."""
+    root = Path(tempfile.mkdtemp(prefix="vitou-code-mutants-"))
+    stop = threading.Event()
+    try:
+        workers = [Worker(root, i) for i in range(max(1, min(jobs, len(mutants) or 1)))]
+        for w in workers:
+            problem = w.import_problem()
+            if problem is not None:
+                return Outcome("unmutated", KILLED, ERRORED.upper(), "start", reason=problem), []
+        sanity = workers[0].run(None, b"", plan)
+        if sanity.status != SURVIVED:
+            return sanity, []
+        free: queue.Queue[Worker] = queue.Queue()
+        for w in workers:
+            free.put(w)
+
+        def one(m: Mutant) -> Outcome | None:
+            if stop.is_set():
+                return None
+            w = free.get()
+            try:
+                result = w.run(m, sources[m.module], plan)
+            finally:
+                free.put(w)
+            if progress is not None:
+                progress(result)
+            return result
+
+        with ThreadPoolExecutor(max_workers=len(workers)) as pool:
+            try:
+                results = list(pool.map(one, mutants))
+            except BaseException:
+                stop.set()
+                raise
+        return sanity, [r for r in results if r is not None]
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- the report
+
+
+def judge(outcomes: list[Outcome], equivalents: Mapping[str, str]) -> None:
+    for o in outcomes:
+        if o.status == SURVIVED and o.id in equivalents:
+            o.status = EQUIVALENT
+
+
+def tally(outcomes: Sequence[Outcome]) -> dict[str, Any]:
+    total = len(outcomes)
+    killed = sum(o.status == KILLED for o in outcomes)
+    equivalent = sum(o.status == EQUIVALENT for o in outcomes)
+    counted = total - equivalent
+    return {
+        "mutants": total,
+        "killed": killed,
+        "survived": sum(o.status == SURVIVED for o in outcomes),
+        "equivalent": equivalent,
+        "timeouts": sum(o.kind == "TIMEOUT" for o in outcomes),
+        "score": round(100.0 * killed / counted, 1) if counted else 0.0,
+    }
+
+
+def report_json(
+    mutants: Sequence[Mutant],
+    sources: Mapping[str, bytes],
+    outcomes: Sequence[Outcome],
+    equivalents: Mapping[str, str],
+    extra: dict[str, Any],
+) -> dict[str, Any]:
+    by_id = {m.id: m for m in mutants}
+    rows = []
+    for o in outcomes:
+        m = by_id[o.id]
+        before, after = m.before_after(sources[m.module])
+        row = asdict(o) | {"line": m.line, "description": m.description, "before": before, "after": after}
+        row["seconds"] = round(o.seconds, 3)
+        if o.id in equivalents:
+            row["equivalent_reason"] = equivalents[o.id]
+        rows.append(row)
+    modules = sorted({m.module for m in mutants}, key=[m.module for m in mutants].index)
+    per_module = {k: tally([o for o in outcomes if by_id[o.id].module == k]) for k in modules}
+    killed_listed = [o.id for o in outcomes if o.status == KILLED and o.id in equivalents]
+    return {"type": "code-mutation", **tally(outcomes), **extra, "modules": per_module} | {
+        "listed_but_killed": killed_listed,
+        "mutants_run": rows,
+    }
+
+
+def render(doc: dict[str, Any]) -> str:
+    lines = [f"{'module':<24} {'mutants':>7} {'killed':>6} {'survived':>8} {'equiv':>5} {'timeouts':>8} {'score':>6}"]
+    for name, t in doc["modules"].items():
+        lines.append(
+            f"{name:<24} {t['mutants']:>7} {t['killed']:>6} {t['survived']:>8} {t['equivalent']:>5} "
+            f"{t['timeouts']:>8} {t['score']:>5}%"
+        )
+    lines += ["", "survivors:" if doc["survived"] else "survivors: none"]
+    for row in doc["mutants_run"]:
+        if row["status"] == SURVIVED:
+            lines.append(f"  {row['id']}  {row['description']}")
+            lines += [f"    - {x}" for x in row["before"].splitlines()]
+            lines += [f"    + {x}" for x in row["after"].splitlines() or ["(deleted)"]]
+    for ident in doc["listed_but_killed"]:
+        lines.append(f"WARNING: {ident} is listed as equivalent but killed: remove it")
+    for ident in doc["stale"]:
+        lines.append(f"WARNING: {ident} is listed as equivalent but no such mutant exists (stale): remove it")
+    lines.append("")
+    lines.append(
+        f"code mutation score {doc['score']}%: {doc['killed']} of {doc['mutants'] - doc['equivalent']} mutants "
+        f"killed ({doc['equivalent']} equivalent, not counted; {doc['timeouts']} by timeout), "
+        f"{doc['cases']} cases, {doc['seconds']}s with {doc['jobs']} job(s), "
+        f"{doc['seconds_per_mutant']}s a mutant"
+    )
+    return "\n".join(lines) + "\n"
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python tools/code_mutants.py", description=__doc__.split("\n\n")[0])
+    p.add_argument("--module", action="append", default=[], metavar="PATH", help="mutate only this module")
+    p.add_argument("--only", action="append", default=[], metavar="ID", help="only these mutant ids (globs)")
+    p.add_argument("--sample", type=int, metavar="N", help="a stratified sample of N mutants")
+    p.add_argument("--seed", type=int, default=1, help="the sample's seed (default 1)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="adapters run at once")
+    p.add_argument("--timeout", type=float, default=5.0, help="seconds a request may take (default 5)")
+    p.add_argument("--list", action="store_true", help="print the ids and descriptions, run nothing")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("-o", "--output", metavar="FILE", help="also write the JSON results here")
+    p.add_argument("--fail-under", type=float, metavar="PCT", help="exit 1 when the score is below PCT")
+    return p.parse_args(argv)
+
+
+def select(args: argparse.Namespace) -> tuple[list[Mutant], dict[str, bytes], list[str]]:
+    """The mutants to run, every module's source, and the equivalent ids that name no mutant (stale)."""
+    modules = [module_key(m) for m in args.module] or default_modules()
+    everything, sources = generate(list(dict.fromkeys(default_modules() + modules)))
+    chosen = [m for m in everything if m.module in modules]
+    if args.only:
+        chosen = [m for m in chosen if any(fnmatch.fnmatchcase(m.id, p) for p in args.only)]
+    if args.sample is not None:
+        chosen = sample(chosen, args.sample, args.seed)
+    known = {m.id for m in everything}
+    stale = sorted(i for i in load_equivalents() if i not in known)
+    return chosen, sources, stale
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        mutants, sources, stale = select(args)
+    except (OSError, ValueError, SyntaxError) as exc:
+        print(f"code_mutants: {exc}", file=sys.stderr)
+        return 2
+    if args.list:
+        for m in mutants:
+            print(f"{m.id}\t{m.description}")
+        return 0
+    if not mutants:
+        print("code_mutants: no mutant matches", file=sys.stderr)
+        return 2
+    if args.output and not Path(args.output).resolve().parent.is_dir():
+        print(f"code_mutants: -o {args.output}: no such directory", file=sys.stderr)
+        return 2
+    try:
+        plan = build_plan(args.timeout)
+    except VitouError as exc:
+        print(f"code_mutants: the suite cannot be loaded: {exc}", file=sys.stderr)
+        return 2
+    t0 = time.perf_counter()
+    done = [0]
+
+    def progress(o: Outcome) -> None:
+        done[0] += 1
+        if done[0] % 50 == 0 or done[0] == len(mutants):
+            print(f"  {done[0]}/{len(mutants)} mutants run", file=sys.stderr, flush=True)
+
+    sanity, outcomes = run_all(mutants, sources, plan, args.jobs, progress)
+    if sanity.status != SURVIVED:
+        where = f"{sanity.case} under {sanity.ruleset}" if sanity.ruleset else str(sanity.case)
+        print(
+            f"code_mutants: the unmutated copy does not pass {where} ({sanity.kind}): {sanity.reason}", file=sys.stderr
+        )
+        return 2
+    equivalents = load_equivalents()
+    judge(outcomes, equivalents)
+    seconds = time.perf_counter() - t0
+    extra = {
+        "cases": sum(part.count for part in plan),
+        "jobs": args.jobs,
+        "seconds": round(seconds, 1),
+        "seconds_per_mutant": round(sum(o.seconds for o in outcomes) / max(1, len(outcomes)), 2),
+        "sanity_seconds": round(sanity.seconds, 2),
+        "stale": stale,
+    }
+    doc = report_json(mutants, sources, outcomes, equivalents, extra)
+    if args.output:
+        Path(args.output).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    sys.stdout.write(json.dumps(doc, indent=1) + "\n" if args.format == "json" else render(doc))
+    if args.fail_under is not None and doc["score"] < args.fail_under:
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

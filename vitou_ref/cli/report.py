@@ -1,0 +1,184 @@
+"""``vitou report``: the JSON-lines reports of ``vitou certify`` compared, as a summary, a page, a diff or badges."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from ..kit.badges import write_badges
+from ..kit.comparison import Comparison, compare
+from ..kit.outputs import dir_problem, file_problem
+from ..kit.results import Report, mismatches, read_reports
+from ..rules.errors import InputError, OutputFailed
+from ..rules.problems import Problem
+from .output import emit
+
+FORMATS = ("text", "markdown", "json", "html")
+
+
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    rep = sub.add_parser(
+        "report",
+        help="compare the reports of vitou certify --report: a summary, an HTML page, a diff, badges",
+        description="Read the JSON-lines reports that vitou certify --report writes (several implementations, "
+        "rulesets and runs) and compare them. Exit status: 0 done; 1 with --diff, a case that passed in OLD "
+        "does not in NEW; 2 a report is not usable, or incomplete (then what it has is used all the same).",
+    )
+    rep.add_argument("files", nargs="+", metavar="FILE.jsonl", help="reports of vitou certify --report")
+    rep.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    rep.add_argument(
+        "-o",
+        "--output",
+        dest="out",
+        metavar="FILE_OR_DIR",
+        help="write there instead of standard output; for html, a directory gets index.html",
+    )
+    rep.add_argument(
+        "--rulebook",
+        metavar="FILE",
+        help="html: the page of vitou rulebook --format html that clause ids link to "
+        "(default: rulebook.html beside the page, if there is one)",
+    )
+    rep.add_argument("--diff", action="store_true", help="compare two reports, OLD NEW, case by case")
+    rep.add_argument("--badge", metavar="DIR", help="write a shields.io endpoint badge per implementation and ruleset")
+    rep.add_argument(
+        "--force", action="store_true", help="compare reports of different suites or rules (kept apart, never merged)"
+    )
+    rep.set_defaults(run=cmd_report)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    if args.diff and args.badge:
+        return _usage("--diff and --badge cannot go together")
+    if args.diff:
+        if len(args.files) != 2:
+            return _usage(f"--diff compares two reports, OLD and NEW; {len(args.files)} given")
+        if args.format == "html" or args.rulebook:
+            return _usage("--diff writes text, markdown or json")
+        return report_diff(args.files[0], args.files[1], args.format, args.out, args.force)
+    if args.badge:
+        return report_badges(args.badge, args.files, args.force)
+    if args.rulebook and args.format != "html":
+        return _usage("--rulebook is for --format html")
+    return report(args.files, args.format, args.out, args.rulebook, args.force)
+
+
+def _usage(message: str) -> int:
+    print(f"vitou report: {message}", file=sys.stderr)
+    return 2
+
+
+def _read(files: list[str], force: bool, doing: str) -> list[Report]:
+    """The reports, refused (InputError) when their suites or rules differ, unless forced; then said on stderr."""
+    reports = read_reports(files)
+    problems = list(mismatches(reports, doing))
+    if problems and not force:
+        hint = Problem(
+            "REPORT_FORCE", f"give --force to have them {doing} all the same, each kept apart", "vitou report"
+        )
+        raise InputError([*problems, hint])
+    for p in problems:
+        print(f"vitou report: note (--force): {p}", file=sys.stderr)
+    return reports
+
+
+def _incomplete(reports: list[Report]) -> bool:
+    """Each incomplete report said on stderr; True if there is one (the exit status is then 2)."""
+    notices = [n for n in (r.notice() for r in reports) if n is not None]
+    for n in notices:
+        print(f"vitou report: {n}", file=sys.stderr)
+    return bool(notices)
+
+
+def report(files: list[str], fmt: str, out: str | None, rulebook: str | None, force: bool) -> int:
+    """The summary of the reports, then where they differ; exit 2 if one is incomplete (it is still used)."""
+    page, make_dir = _target(out, fmt == "html")
+    if out is not None:
+        problem = dir_problem(out, "--output") if make_dir else file_problem(out, "--output", overwrite_ok=True)
+        if problem is not None:
+            return _usage(problem)
+    if rulebook is not None and not os.path.isfile(rulebook):
+        return _usage(f"--rulebook: {rulebook}: no such file")
+    reports = _read(files, force, "merged")
+    text = _render(compare(reports), fmt, page, rulebook)
+    if make_dir and out is not None:
+        try:
+            os.makedirs(out, exist_ok=True)
+        except OSError as exc:
+            raise OutputFailed(f"--output: {out}: {exc.strerror or exc}") from None
+    emit(text, page)
+    if page is not None:
+        print(f"wrote {page}", file=sys.stderr)
+    return 2 if _incomplete(reports) else 0
+
+
+def _target(out: str | None, html: bool) -> tuple[str | None, bool]:
+    """Where the output goes, and whether it goes into a directory (an html page given a directory: index.html)."""
+    if out is None:
+        return None, False
+    if html and (os.path.isdir(out) or out.endswith(("/", os.sep)) or not out.lower().endswith((".html", ".htm"))):
+        return os.path.join(out, "index.html"), True
+    return out, False
+
+
+def _render(c: Comparison, fmt: str, page: str | None, rulebook: str | None) -> str:
+    if fmt == "html":
+        from ..kit.htmlreport import RULEBOOK_NAME, render_page
+        from ..kit.htmlreport import rulebook as load_rulebook
+
+        if rulebook is None and page is not None:
+            beside = os.path.join(os.path.dirname(os.path.abspath(page)), RULEBOOK_NAME)
+            rulebook = beside if os.path.isfile(beside) else None
+        book = load_rulebook(rulebook, page) if rulebook else None
+        if rulebook and (book is None or not any(a.startswith("clause-") for a in book.anchors)):
+            print(f"vitou report: --rulebook: {rulebook} has no clause to link to", file=sys.stderr)
+        return render_page(c, book)
+    from ..kit import resultstext
+
+    if fmt == "json":
+        return json.dumps(resultstext.render_json(c), indent=2, ensure_ascii=True) + "\n"
+    if fmt == "markdown":
+        return resultstext.render_markdown(c)
+    return resultstext.render_text(c)
+
+
+def report_diff(old: str, new: str, fmt: str, out: str | None, force: bool) -> int:
+    """OLD against NEW case by case: exit 1 when a case that passed in OLD does not in NEW, 2 if one is incomplete."""
+    from ..kit import resultsdiff
+
+    if out is not None:
+        problem = file_problem(out, "--output", overwrite_ok=True)
+        if problem is not None:
+            return _usage(problem)
+    if os.path.realpath(old) == os.path.realpath(new):
+        return _usage("--diff: OLD and NEW are the same file")
+    before, after = _read([old, new], force, "compared")
+    d = resultsdiff.diff(before, after)
+    if fmt == "json":
+        text = json.dumps(resultsdiff.render_json(d), indent=2, ensure_ascii=True) + "\n"
+    else:
+        text = resultsdiff.render_markdown(d) if fmt == "markdown" else resultsdiff.render_text(d)
+    emit(text, out)
+    if _incomplete([before, after]):
+        return 2
+    return 1 if d.regressed else 0
+
+
+def report_badges(directory: str, files: list[str], force: bool) -> int:
+    """A shields.io endpoint badge per implementation and ruleset, written under ``directory``."""
+    problem = dir_problem(directory, "--badge")
+    if problem is not None:
+        return _usage(problem)
+    reports = _read(files, force, "merged")
+    try:
+        written = write_badges(directory, compare(reports))
+    except OSError as exc:
+        raise OutputFailed(f"--badge: {directory}: {exc.strerror or exc}") from None
+    for path in written:
+        print(path)
+    return 2 if _incomplete(reports) else 0
+
+
+__all__ = ["add_parsers", "report", "report_badges", "report_diff"]

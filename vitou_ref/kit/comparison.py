@@ -1,0 +1,252 @@
+"""Many reports side by side: a tally per implementation and ruleset, by section and clause, and the cases where they differ."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from .certify import ENVELOPE, PASSED, SKIPPED
+from .reports import Verdict
+from .results import CaseLine, Report, short_hash
+
+INCOMPLETE = "incomplete"  # a run cut short that had failed nothing so far: no verdict can be given
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """One report: an implementation as it named itself in one run, with a label no other entrant has."""
+
+    report: Report
+    label: str
+    letter: str  # A, B, ... AA: a short name for the columns of a terminal's table
+
+
+@dataclass(frozen=True)
+class Tally:
+    """One entrant's results on one ruleset (or on the envelope), and the verdict they give."""
+
+    entrant: Entrant
+    ruleset: str
+    results: Mapping[str, CaseLine]  # case id -> its result, in the order run
+    verdict: Verdict
+
+    @property
+    def status(self) -> str:
+        status = self.verdict.status
+        if self.entrant.report.stopped is not None and status != "not conformant":
+            return INCOMPLETE
+        return "no cases" if not self.verdict.total else status
+
+    @property
+    def passed(self) -> int:
+        return self.verdict.counts.get(PASSED, 0)
+
+    def verdict_text(self) -> str:
+        extra = [f"{n} {k}" for k, n in sorted(self.verdict.counts.items()) if k != PASSED and n]
+        return self.status + (f" ({', '.join(extra)})" if extra else "")
+
+
+@dataclass
+class Group:
+    """A ruleset as its hashes tell it (or the envelope): the tallies of the entrants that ran it."""
+
+    name: str
+    envelope: bool
+    spec_hash: str | None
+    suite_hash: str | None
+    label: str = ""
+    tallies: list[Tally] = field(default_factory=list)
+    sections: dict[str, str] = field(default_factory=dict)  # section -> its title
+    clause_section: dict[str, str] = field(default_factory=dict)  # clause -> its section, in the spec's order
+    replaced: dict[str, str] = field(default_factory=dict)  # clause ids a profile replaced -> their replacements
+
+    def differing(self) -> list[tuple[CaseLine, dict[str, CaseLine]]]:
+        """Each case whose outcome differs between the entrants that ran it (or, run by one, that it did not pass)."""
+        ids: dict[str, CaseLine] = {}  # by id, as people look cases up
+        for t in self.tallies:
+            for case_id, case in t.results.items():
+                ids.setdefault(case_id, case)
+        out = []
+        for case_id, first in sorted(ids.items()):
+            row = {t.entrant.label: t.results[case_id] for t in self.tallies if case_id in t.results}
+            behaviours = {c.behaviour for c in row.values()}
+            if len(behaviours) > 1 or (len(self.tallies) == 1 and behaviours != {PASSED}):
+                out.append((first, row))
+        return out
+
+    def clause_rows(self) -> list[tuple[str, str, dict[str, tuple[int, int]]]]:
+        """(section, clause, entrant label -> (passed, cases)) for every clause a case exercised, by section."""
+        seen: dict[str, None] = dict.fromkeys(self.clause_section)
+        for t in self.tallies:
+            seen.update(dict.fromkeys(sorted(t.verdict.clauses)))
+        rows = [
+            (
+                self.clause_section.get(c, "?"),
+                c,
+                {t.entrant.label: t.verdict.clauses[c] for t in self.tallies if c in t.verdict.clauses},
+            )
+            for c in seen
+        ]
+        return sorted((r for r in rows if r[2]), key=lambda r: r[0])  # stable: the spec's order within a section
+
+    def differing_clauses(self) -> list[tuple[str, str, dict[str, tuple[int, int]]]]:
+        """The clause rows whose pass rates differ between the entrants (all of one ruleset's cases, or some)."""
+        if len(self.tallies) == 1:
+            return [row for row in self.clause_rows() if any(a != b for a, b in row[2].values())]
+        return [row for row in self.clause_rows() if len({Fraction(a, b) for a, b in row[2].values() if b}) > 1]
+
+    def section_rows(self) -> list[tuple[str, dict[str, tuple[int, int]]]]:
+        sections = sorted({s for t in self.tallies for s in t.verdict.sections})
+        return [
+            (s, {t.entrant.label: t.verdict.sections[s] for t in self.tallies if s in t.verdict.sections})
+            for s in sections
+        ]
+
+    def title(self, section: str) -> str:
+        return self.sections.get(section, "")
+
+
+@dataclass
+class Comparison:
+    entrants: list[Entrant]
+    groups: list[Group]  # the rulesets in the order first run, then the envelope
+
+    def rows(self) -> list[tuple[Entrant, Tally, Tally | None]]:
+        """The summary: per entrant, per ruleset it ran, its tally and the envelope's when the envelope ran under it."""
+        out = []
+        for e in self.entrants:
+            envelope = next((t for g in self.groups if g.envelope for t in g.tallies if t.entrant is e), None)
+            for g in self.groups:
+                for t in g.tallies:
+                    if t.entrant is e and not g.envelope:
+                        under = envelope if envelope is not None and envelope.ruleset == t.ruleset else None
+                        out.append((e, t, under))
+        return out
+
+    @property
+    def suite_hashes(self) -> list[str | None]:
+        return list(dict.fromkeys(e.report.suite_hash for e in self.entrants))
+
+
+def compare(reports: Sequence[Report]) -> Comparison:
+    """The reports side by side; reports of other suites or other rules stay apart, in groups of their own."""
+    entrants = _entrants(reports)
+    groups: dict[tuple[str, str | None, str | None], Group] = {}
+    for e in entrants:
+        r = e.report
+        envelope = {c.id: c for c in r.cases if c.envelope}
+        under = next(iter(envelope.values())).ruleset if envelope else None
+        by_ruleset: dict[str, dict[str, CaseLine]] = {name: {} for name in r.rulesets}
+        for case in r.cases:
+            if not case.envelope:
+                by_ruleset.setdefault(case.ruleset, {})[case.id] = case
+        for name, results in by_ruleset.items():
+            if not results and name != under:
+                continue  # a ruleset of the run that no case was asked for (--only)
+            key = (name, r.spec.get(name), r.suite_hash)
+            group = groups.get(key) or groups.setdefault(key, _group(r, name))
+            group.tallies.append(Tally(e, name, results, _verdict(name, results, group)))
+        if under is not None:
+            key = (ENVELOPE, None, r.suite_hash)
+            group = groups.get(key) or groups.setdefault(key, Group(ENVELOPE, True, None, r.suite_hash))
+            group.tallies.append(Tally(e, under, envelope, _verdict(under, envelope, group, kind=ENVELOPE)))
+    ordered = sorted(groups.values(), key=lambda g: g.envelope)  # stable: the rulesets in order, the envelope last
+    _label_groups(ordered)
+    return Comparison(entrants, ordered)
+
+
+def _group(report: Report, name: str) -> Group:
+    text = report.rules_text(name)
+    sections, clauses, replaced = (text.get(k) for k in ("sections", "clauses", "replaced"))
+    return Group(
+        name,
+        False,
+        report.spec.get(name),
+        report.suite_hash,
+        sections=_strings(sections),
+        clause_section=_strings(clauses),
+        replaced=_strings(replaced),
+    )
+
+
+def _strings(value: Any) -> dict[str, str]:
+    return (
+        {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, str)} if isinstance(value, dict) else {}
+    )
+
+
+def _verdict(name: str, results: Mapping[str, CaseLine], group: Group, kind: str = "rules") -> Verdict:
+    """The verdict of a ruleset, as certify gives it, from the report's case lines (so a cut-short run gets one too)."""
+    counts: dict[str, int] = {}
+    by_clause: dict[str, list[bool]] = {}
+    by_section: dict[str, list[bool]] = {}
+    for case in results.values():
+        counts[case.outcome] = counts.get(case.outcome, 0) + 1
+        if case.outcome == SKIPPED or kind == ENVELOPE:
+            continue
+        sections = set()
+        for declared in case.clauses:
+            clause = _current(declared, group.replaced)
+            by_clause.setdefault(clause, []).append(case.outcome == PASSED)
+            sections.add(group.clause_section.get(clause, "?"))
+        for s in sections:
+            by_section.setdefault(s, []).append(case.outcome == PASSED)
+    clauses = {c: (sum(v), len(v)) for c, v in by_clause.items()}
+    return Verdict(
+        name,
+        counts,
+        len(results),
+        sum(1 for a, b in clauses.values() if a == b),
+        len(clauses),
+        {s: (sum(v), len(v)) for s, v in by_section.items()},
+        clauses,
+        kind=kind,
+    )
+
+
+def _current(clause: str, replaced: Mapping[str, str]) -> str:
+    seen = set()
+    while clause in replaced and clause not in seen:
+        seen.add(clause)
+        clause = replaced[clause]
+    return clause
+
+
+def _entrants(reports: Sequence[Report]) -> list[Entrant]:
+    """A label for each report: name and version, and where others have the same, the command or else the file."""
+    base = [f"{r.name} {r.version}" for r in reports]
+    labels = list(base)
+    details: list[Callable[[Report], str]] = [lambda r: r.command, lambda r: os.path.basename(r.path), lambda r: r.path]
+    for label in dict.fromkeys(base):
+        same = [i for i, b in enumerate(base) if b == label]
+        if len(same) < 2:
+            continue
+        detail = next((d for d in details if len({d(reports[i]) for i in same}) == len(same)), details[-1])
+        for i in same:
+            labels[i] = f"{label} ({detail(reports[i])})"
+    return [Entrant(r, label, _letter(i)) for i, (label, r) in enumerate(zip(labels, reports))]
+
+
+def _letter(i: int) -> str:
+    out = ""
+    i += 1
+    while i:
+        i, rest = divmod(i - 1, 26)
+        out = chr(ord("A") + rest) + out
+    return out
+
+
+def _label_groups(groups: Sequence[Group]) -> None:
+    """A group's label is its ruleset's name, with its hashes when another group has the same name."""
+    names: dict[str, int] = {}
+    for g in groups:
+        names[g.name] = names.get(g.name, 0) + 1
+    for g in groups:
+        if names[g.name] > 1:
+            spec = "" if g.envelope else f"spec {short_hash(g.spec_hash)}, "
+            g.label = f"{g.name} ({spec}suite {short_hash(g.suite_hash)})"
+        else:
+            g.label = g.name

@@ -1,0 +1,327 @@
+"""Reports compared as one self-contained HTML page: no script, no font, nothing fetched; every text from a report escaped."""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import urllib.parse
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .._version import __version__
+from ..protocol.wire import printable, terminal_safe_json
+from .certify import PASSED, SKIPPED, XFAIL
+from .comparison import Comparison, Entrant, Group, Tally
+from .results import CaseLine, short_hash
+
+RULEBOOK_NAME = "rulebook.html"  # the page `vitou rulebook --format html` writes, looked for beside the report
+MAX_JSON = 20_000  # characters of an expected or actual value shown; the rest is cut, and says so
+
+CSS = """
+:root{color-scheme:light;--fg:#1a1a1a;--muted:#4d4d4d;--line:#c4c4c4}
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:#fff}
+header,main,footer{max-width:80rem;margin:0 auto;padding:0 1rem}
+h1,h2,h3,h4,p,li,summary,.sub{overflow-wrap:anywhere}
+th,td{overflow-wrap:break-word}
+h1{font-size:1.6rem}h2{margin-top:2rem;border-bottom:2px solid var(--line)}
+a{color:#0645ad}
+.scroll{overflow-x:auto;max-width:100%;margin:0 0 1rem}
+table{border-collapse:collapse;font-size:.9rem}
+th,td{padding:.3rem .5rem;border:1px solid var(--line);text-align:left;vertical-align:top}
+thead th{background:#f0f0f0;max-width:14rem;font-weight:600}
+th[scope=row]{position:sticky;left:0;z-index:1;background:#fff;min-width:8rem;max-width:16rem}
+.num{text-align:center;white-space:nowrap;font-variant-numeric:tabular-nums}
+tr.section>*{font-weight:700}
+tr.section>th[scope=row]{background:#e8ecf6}
+.r-full{background:#c6efce;color:#0b3d17}
+.r-high{background:#e3f1b8;color:#283400}
+.r-mid{background:#ffe1a6;color:#482a00}
+.r-low{background:#f8c6c1;color:#5a0a04}
+.r-none{background:#ececec;color:#333}
+td a{color:inherit}
+.tag{display:inline-block;min-width:1.5em;padding:0 .2em;text-align:center;border:1px solid #555;border-radius:3px;
+font-weight:700;font-size:.8rem;margin-right:.3em;background:#fff;color:#1a1a1a}
+.sub{display:block;font-size:.8rem;color:var(--muted);font-weight:400}
+.notice{border-left:4px solid #a35f00;background:#fff3dc;padding:.5rem .8rem}
+.legend{display:flex;flex-wrap:wrap;gap:.4rem;padding:0;list-style:none;font-size:.85rem}
+.legend li{padding:.1rem .5rem;border:1px solid var(--line)}
+details{border:1px solid var(--line);border-radius:4px;margin:.4rem 0;padding:.3rem .6rem}
+details[open]{background:#fcfcfc}
+summary{cursor:pointer}
+.cmp{display:grid;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr));gap:.6rem}
+.cmp>div{min-width:0}
+h4{margin:.4rem 0 .2rem;font-size:.9rem}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f4f4f4;padding:.4rem;margin:0;font-size:.8rem;
+max-height:28rem;overflow:auto}
+@media (max-width:40rem){header,main,footer{padding:0 .6rem}th[scope=row]{min-width:6rem;max-width:10rem}}
+"""
+
+
+@dataclass(frozen=True)
+class Rulebook:
+    """Where the rulebook page is, seen from the report page, and the anchors it has."""
+
+    href: str
+    anchors: frozenset[str]
+
+    def link(self, clause: str) -> str | None:
+        anchor = f"clause-{clause}".replace(".", "-").replace("/", "-")  # the rulebook's anchor() for a clause
+        return f"{self.href}#{anchor}" if anchor in self.anchors else None
+
+
+def rulebook(path: str, page: str | None) -> Rulebook | None:
+    """The rulebook page at ``path`` as the report page at ``page`` links to it; None if it cannot be read."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            text = fh.read(64 << 20)
+    except OSError:
+        return None
+    anchors = frozenset(re.findall(r'\sid="([^"<>]+)"', text))
+    target = os.path.relpath(path, os.path.dirname(os.path.abspath(page))) if page else path
+    return Rulebook(urllib.parse.quote(target.replace(os.sep, "/")), anchors)
+
+
+def _e(text: Any, limit: int = 300) -> str:
+    """Untrusted text, made printable, cut, and escaped for HTML text and attributes alike."""
+    return html.escape(printable(text, limit), quote=True)
+
+
+def _rate(ab: tuple[int, int] | None) -> str:
+    if ab is None or not ab[1]:
+        return "r-none"
+    a, b = ab
+    return "r-full" if a == b else "r-high" if a * 10 >= b * 9 else "r-mid" if a * 2 >= b else "r-low"
+
+
+def _ratio_cell(ab: tuple[int, int] | None, bold: bool = False) -> str:
+    if ab is None:
+        return '<td class="num r-none">–<span class="sub">not run</span></td>'
+    pct = f"{100 * ab[0] // ab[1]}%" if ab[1] else "no case"
+    return f'<td class="num {_rate(ab)}">{ab[0]}/{ab[1]}<span class="sub">{pct}</span></td>'
+
+
+def _outcome_class(case: CaseLine) -> str:
+    if case.outcome == PASSED:
+        return "r-full"
+    if case.outcome == SKIPPED:
+        return "r-none"
+    return "r-mid" if case.outcome == XFAIL else "r-low"
+
+
+class _Ids:
+    """An id for each failing case's details, unique in the page and safe in a URL."""
+
+    def __init__(self) -> None:
+        self.ids: dict[tuple[int, int, str], str] = {}
+
+    def of(self, entrant: int, group: int, case_id: str) -> str:
+        key = (entrant, group, case_id)
+        if key not in self.ids:
+            slug = re.sub(r"[^A-Za-z0-9_-]+", "_", case_id)[:40]
+            self.ids[key] = f"f{entrant}-g{group}-{slug}-{len(self.ids)}"
+        return self.ids[key]
+
+
+def render_page(c: Comparison, book: Rulebook | None = None) -> str:
+    ids = _Ids()
+    index = {e.label: i for i, e in enumerate(c.entrants)}
+    body = [_header(c, book), "<main>"]
+    body += [
+        f'<p class="notice" role="note"><span class="tag">{e.letter}</span>{_e(e.label)}: '
+        f"incomplete report, {_e(e.report.stopped)}.</p>"
+        for e in c.entrants
+        if e.report.stopped
+    ]
+    body.append(_summary(c))
+    for gi, g in enumerate(c.groups):
+        body.append(_group(g, gi, book, ids, index))
+    body.append(_failing(c, ids, index))
+    body.append("</main>")
+    body.append(f"<footer><p>Made by vitou report {_e(__version__)} from the reports of vitou certify.</p></footer>")
+    return (
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>Vitou conformance results</title><style>{CSS}</style></head>\n<body>\n"
+        + "\n".join(body)
+        + "\n</body></html>\n"
+    )
+
+
+def _header(c: Comparison, book: Rulebook | None) -> str:
+    suites = ", ".join(short_hash(h) for h in c.suite_hashes)
+    linked = (
+        f' Clause ids link to <a href="{html.escape(book.href)}">the rulebook</a>.'
+        if book
+        else " (Give --rulebook FILE, or put rulebook.html beside this page, for clause ids that link to the rules.)"
+    )
+    return (
+        f"<header><h1>Vitou conformance results</h1><p>{len(c.entrants)} report(s) of vitou certify, "
+        f"suite {_e(suites)}.{linked}</p></header>"
+    )
+
+
+def _tag(e: Entrant) -> str:
+    return f'<span class="tag">{_e(e.letter)}</span>'
+
+
+def _status_class(t: Tally | None) -> str:
+    if t is None:
+        return "r-none"
+    classes = {"conformant": "r-full", "known failures only": "r-high", "incomplete": "r-mid"}
+    return classes.get(t.status, "r-none" if t.status in ("not offered", "no cases") else "r-low")
+
+
+def _summary(c: Comparison) -> str:
+    head = ["implementation", "version", "language", "ruleset", "passed / total", "clauses", "verdict", "envelope"]
+    rows = []
+    for e, t, env in c.rows():
+        r = e.report
+        whence = f"{r.path} · {r.command or 'command not recorded'}"
+        if r.known_failures:
+            whence += f" · {len(r.known_failures)} known failure(s) listed"
+        envelope = (
+            f'<td class="num {_status_class(env)}">{env.passed}/{env.verdict.total}'
+            f'<span class="sub">{_e(env.status)}</span></td>'
+            if env
+            else '<td class="num r-none">–</td>'
+        )
+        rows.append(
+            f'<tr><th scope="row">{_tag(e)}{_e(r.name, 80)}<span class="sub">{_e(whence, 400)}</span></th>'
+            f"<td>{_e(r.version, 40)}</td><td>{_e(r.language, 30)}</td><td>{_e(t.ruleset, 60)}</td>"
+            + _ratio_cell((t.passed, t.verdict.total))
+            + _ratio_cell((t.verdict.clauses_passed, t.verdict.clauses_total))
+            + f'<td class="{_status_class(t)}">{_e(t.verdict_text())}</td>{envelope}</tr>'
+        )
+    return (
+        '<section id="summary"><h2>Summary</h2>'
+        "<p>One row per implementation and ruleset: cases passed of cases run, the clauses all of whose cases passed, "
+        "and the verdict; the envelope (protocol lines, judged apart) in the last column.</p>"
+        + _legend()
+        + '<div class="scroll"><table><thead><tr>'
+        + "".join(f'<th scope="col">{h}</th>' for h in head)
+        + "</tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table></div></section>"
+    )
+
+
+def _legend() -> str:
+    items = [("r-full", "100%"), ("r-high", "90% or more"), ("r-mid", "50% or more"), ("r-low", "under 50%")]
+    cells = "".join(f'<li class="{cls}">{text}</li>' for cls, text in items)
+    return f'<ul class="legend" aria-label="colours">{cells}<li class="r-none">not run</li></ul>'
+
+
+def _columns(g: Group, first: str) -> str:
+    cols = "".join(f'<th scope="col">{_tag(t.entrant)}{_e(t.entrant.label, 200)}</th>' for t in g.tallies)
+    return f'<thead><tr><th scope="col">{first}</th>{cols}</tr></thead>'
+
+
+def _group(g: Group, gi: int, book: Rulebook | None, ids: _Ids, index: Mapping[str, int]) -> str:
+    out = [f'<section id="g{gi}"><h2>{"Envelope" if g.envelope else "Ruleset"} {_e(g.label)}</h2>']
+    if not g.envelope:
+        out.append("<h3>By rules-text section and clause</h3><p>Cases passed of cases run.</p>")
+        out.append(f'<div class="scroll"><table>{_columns(g, "section / clause")}<tbody>')
+        clauses = g.clause_rows()
+        for section, by in g.section_rows():
+            title = g.title(section)
+            out.append(f'<tr class="section"><th scope="row">§{_e(section, 8)} {_e(title, 120)}</th>')
+            out.extend(_ratio_cell(by.get(t.entrant.label)) for t in g.tallies)
+            out.append("</tr>")
+            for s, clause, cby in clauses:
+                if s == section:
+                    out.append(f'<tr><th scope="row">{_clause(clause, book)}</th>')
+                    out.extend(_ratio_cell(cby.get(t.entrant.label)) for t in g.tallies)
+                    out.append("</tr>")
+        out.append("</tbody></table></div>")
+    out.append(_differing(g, gi, ids, index))
+    out.append("</section>")
+    return "".join(out)
+
+
+def _clause(clause: str, book: Rulebook | None) -> str:
+    href = book.link(clause) if book else None
+    return f'<a href="{html.escape(href)}">{_e(clause, 80)}</a>' if href else _e(clause, 80)
+
+
+def _differing(g: Group, gi: int, ids: _Ids, index: Mapping[str, int]) -> str:
+    rows = g.differing()
+    total = len({cid for t in g.tallies for cid in t.results})
+    what = "Cases not passed" if len(g.tallies) == 1 else "Cases where the implementations differ"
+    out = [f"<h3>{what}: {len(rows)} of {total}</h3>"]
+    if not rows:
+        return out[0] + "<p>None.</p>"
+    out.append(f'<div class="scroll"><table>{_columns(g, "case")}<tbody>')
+    for first, row in rows:
+        out.append(f'<tr><th scope="row">{_e(first.id, 60)}<span class="sub">{_e(first.title, 200)}</span></th>')
+        for t in g.tallies:
+            case = row.get(t.entrant.label)
+            if case is None:
+                out.append('<td class="num r-none">–<span class="sub">not run</span></td>')
+            elif case.outcome in (PASSED, SKIPPED):
+                out.append(f'<td class="num {_outcome_class(case)}">{_e(case.label)}</td>')
+            else:
+                target = ids.of(index[t.entrant.label], gi, case.id)
+                out.append(f'<td class="num {_outcome_class(case)}"><a href="#{target}">{_e(case.label)}</a></td>')
+        out.append("</tr>")
+    out.append("</tbody></table></div>")
+    return "".join(out)
+
+
+def _failing(c: Comparison, ids: _Ids, index: Mapping[str, int]) -> str:
+    out = [
+        '<section id="failing"><h2>Failing cases</h2><p>Each with its first differing step, expected against actual.</p>'
+    ]
+    for e in c.entrants:
+        cases = [
+            (gi, t, case)
+            for gi, g in enumerate(c.groups)
+            for t in g.tallies
+            if t.entrant is e
+            for case in t.results.values()
+            if case.outcome not in (PASSED, SKIPPED)
+        ]
+        out.append(f'<h3 id="e{index[e.label]}">{_tag(e)}{_e(e.label, 200)}: {len(cases)} case(s) not passed</h3>')
+        for gi, t, case in cases:
+            out.append(_failure(ids.of(index[e.label], gi, case.id), t, case))
+    out.append("</section>")
+    return "".join(out)
+
+
+def _failure(anchor: str, t: Tally, case: CaseLine) -> str:
+    where = "envelope" if case.envelope else t.ruleset
+    out = [
+        f'<details id="{anchor}"><summary><strong>{_e(case.id, 60)}</strong> {_e(case.label)} · {_e(where, 60)} · '
+        f"{_e(case.title, 200)}</summary>"
+    ]
+    diff = case.difference
+    if diff:
+        step = _e(diff.get("where"), 60)
+        action = f" ({_e(_json(diff.get('action'), compact=True), 300)})" if diff.get("action") is not None else ""
+        out.append(f"<p>First difference: <strong>{step}</strong>{action}: {_e(diff.get('what'), 200)}</p>")
+        out.append('<div class="cmp">')
+        for side in ("expected", "actual"):
+            out.append(f"<div><h4>{side}</h4><pre>{html.escape(_json(diff.get(side)))}</pre></div>")
+        out.append("</div>")
+    if case.known:
+        out.append(f"<p>Listed as a known failure: {_e(case.known, 600)}</p>")
+    if case.reason and not diff:  # with a difference, the reason only says it again
+        out.append(f"<p>{_e(case.reason, 4000)}</p>")
+    if case.clauses:
+        out.append(f'<p class="sub">clauses: {_e(", ".join(case.clauses), 600)}</p>')
+    out.append("</details>")
+    return "".join(out)
+
+
+def _json(value: Any, compact: bool = False) -> str:
+    """A value from a report as JSON text, safe to show: no raw control or surrogate characters, cut if long."""
+    text = json.dumps(value, ensure_ascii=False, indent=None if compact else 1, sort_keys=True)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: shown escaped
+        text = json.dumps(value, ensure_ascii=True, indent=None if compact else 1, sort_keys=True)
+    text = terminal_safe_json(text)
+    return text if len(text) <= MAX_JSON else text[:MAX_JSON] + f"\n… cut: {len(text) - MAX_JSON} more characters"

@@ -1,0 +1,350 @@
+"""Reading the JSON-lines reports of ``vitou certify --report``: every line checked, every problem at its file and line."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..protocol.wire import MAX_DEPTH, WireError, loads, printable
+from ..rules.errors import InputError, UnknownRuleset
+from ..rules.problems import Problem, pointer
+from .certify import ENVELOPE, ERRORED, FAILED, PASSED, SKIPPED, XFAIL, XPASS
+from .reports import rules_text
+
+OUTCOMES = (PASSED, FAILED, ERRORED, SKIPPED, XFAIL, XPASS)
+HARNESS = "vitou certify"
+MAX_REPORT_BYTES = 1 << 30  # far more than any suite's report; a bigger file is not one
+
+
+@dataclass(frozen=True)
+class CaseLine:
+    """One case's result as its report line has it."""
+
+    id: str
+    title: str
+    ruleset: str  # for an envelope case, the ruleset its lines named
+    outcome: str
+    clauses: tuple[str, ...]
+    envelope: bool
+    line: int
+    reason: str | None = None
+    difference: Mapping[str, Any] | None = None
+    fault: str | None = None
+    known: str | None = None
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """What a case is compared by across reports: its ruleset (or ``envelope``, run once per run) and its id."""
+        return (ENVELOPE if self.envelope else self.ruleset, self.id)
+
+    @property
+    def behaviour(self) -> str:
+        """What the implementation did, known-failure lists aside: passed, failed, errored or skipped."""
+        if self.outcome == XPASS:
+            return PASSED
+        if self.outcome == XFAIL:
+            return ERRORED if self.fault else FAILED
+        return self.outcome
+
+    @property
+    def passed(self) -> bool:
+        return self.behaviour == PASSED
+
+    @property
+    def label(self) -> str:
+        """The outcome as certify prints it: in capitals when it is bad, CRASH and TIMEOUT told apart."""
+        if self.outcome == ERRORED and self.fault in ("crash", "timeout"):
+            return self.fault.upper()
+        return self.outcome if self.outcome in (PASSED, SKIPPED) else self.outcome.upper()
+
+
+@dataclass
+class Report:
+    """One report file: its header, its case lines in order, its footer (None when the run was cut short)."""
+
+    path: str
+    header: Mapping[str, Any]
+    cases: list[CaseLine] = field(default_factory=list)
+    footer: Mapping[str, Any] | None = None
+    last_line: int = 1
+    cut: bool = False  # the last line was cut in the middle, and left out
+    lines_of: dict[tuple[str, str], int] = field(default_factory=dict, repr=False)  # case key -> its line
+
+    def _impl(self, key: str) -> str:
+        impl = self.header.get("implementation")
+        value = impl.get(key) if isinstance(impl, dict) else None
+        return printable(value, 80) if isinstance(value, str) and value else "?"
+
+    @property
+    def name(self) -> str:
+        return self._impl("name")
+
+    @property
+    def version(self) -> str:
+        return self._impl("version")
+
+    @property
+    def language(self) -> str:
+        return self._impl("language")
+
+    @property
+    def command(self) -> str:
+        command = self.header.get("command")
+        return printable(command, 300) if isinstance(command, str) else ""
+
+    @property
+    def suite_hash(self) -> str | None:
+        suite = self.header.get("suite")
+        value = suite.get("hash") if isinstance(suite, dict) else None
+        return value if isinstance(value, str) else None
+
+    @property
+    def spec(self) -> dict[str, str | None]:
+        spec = self.header.get("spec")
+        if not isinstance(spec, dict):
+            return {}
+        return {k: (v if isinstance(v, str) else None) for k, v in spec.items()}
+
+    @property
+    def rulesets(self) -> list[str]:
+        return [r for r in self.header.get("rulesets", []) if isinstance(r, str)]
+
+    @property
+    def known_failures(self) -> list[str]:
+        known = self.header.get("known_failures")
+        return [k for k in known if isinstance(k, str)] if isinstance(known, list) else []
+
+    @property
+    def stopped(self) -> str | None:
+        """Why the run did not finish (interrupted, cut short), or None for a complete run."""
+        if self.footer is None:
+            cut = " and its last line is cut short" if self.cut else ""
+            return f"no footer{cut}: the run was interrupted after {len(self.cases)} results"
+        fatal = self.footer.get("fatal")
+        if not self.footer.get("verdicts") and isinstance(fatal, str):
+            return f"the run stopped ({printable(fatal, 200)}) after {len(self.cases)} results"
+        return None
+
+    def notice(self) -> Problem | None:
+        """The problem of a report that is used although incomplete."""
+        why = self.stopped
+        if why is None:
+            return None
+        return Problem("REPORT_TRUNCATED", f"{why}; they are used as they are", self.path, self.last_line)
+
+    def rules_text(self, ruleset: str) -> Mapping[str, Any]:
+        """The ruleset's sections and each clause's section, as the header has them or as this package knows them."""
+        texts = self.header.get("rules_text")
+        text = texts.get(ruleset) if isinstance(texts, dict) else None
+        if isinstance(text, dict) and isinstance(text.get("clauses"), dict):
+            return text
+        return _known_rules_text(ruleset, self.spec.get(ruleset))
+
+
+def _known_rules_text(name: str, content_hash: str | None) -> Mapping[str, Any]:
+    """For a report whose header predates rules_text: the shipped ruleset of that name, if its hash is the same."""
+    from ..rules.registry import load_ruleset
+
+    try:
+        ruleset = load_ruleset(name)
+    except (UnknownRuleset, InputError, ValueError):
+        return {}
+    return rules_text(ruleset) if content_hash == ruleset.content_hash else {}
+
+
+def read_reports(paths: Sequence[str]) -> list[Report]:
+    """Every report read; InputError with the problems of all of them, each at its file and line."""
+    reports: list[Report] = []
+    problems: list[Problem] = []
+    for path in dict.fromkeys(paths):  # a file named twice is read once
+        try:
+            reports.append(read_report(path))
+        except InputError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise InputError(problems)
+    return reports
+
+
+def read_report(path: str) -> Report:
+    """One report file, checked line by line; InputError at the first line that is not what certify writes."""
+    data = _read_bytes(path)
+    if not data.strip():
+        raise InputError([Problem("REPORT_EMPTY", _NOT_A_REPORT + ": the file is empty", path, 1)])
+    lines = data.split(b"\n")
+    ends_whole = lines[-1] == b""
+    if ends_whole:
+        lines.pop()
+    report: Report | None = None
+    for number, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        last_and_cut = number == len(lines) and not ends_whole
+        try:
+            value = loads(raw, max_depth=MAX_DEPTH + 8)  # an answer as deep as the protocol allows, in a case line
+        except WireError as exc:
+            if last_and_cut and report is not None and report.footer is None:
+                report.cut = True  # the run ended in the middle of writing a line: what came before stands
+                break
+            raise InputError([_not_json(path, number, exc, report is None)]) from None
+        if report is None:
+            report = Report(path, _header(value, path, number))
+        else:
+            _add(report, value, number)
+        report.last_line = number
+    assert report is not None  # the file holds a line that is not blank
+    return report
+
+
+_NOT_A_REPORT = "not a report of vitou certify (vitou certify --report FILE.jsonl writes one)"
+
+
+def _read_bytes(path: str) -> bytes:
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a directory, a FIFO, a device: never opened
+            raise InputError([Problem("REPORT_UNREADABLE", "not a regular file", path)])
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_REPORT_BYTES + 1)
+    except OSError as exc:
+        raise InputError([Problem("REPORT_UNREADABLE", f"cannot read it: {exc.strerror or exc}", path)]) from None
+    if len(data) > MAX_REPORT_BYTES:
+        raise InputError([Problem("REPORT_TOO_BIG", f"over {MAX_REPORT_BYTES >> 20} MiB: {_NOT_A_REPORT}", path)])
+    return data
+
+
+def _not_json(path: str, number: int, exc: WireError, first: bool) -> Problem:
+    if first:
+        return Problem("REPORT_NOT_VITOU", f"{_NOT_A_REPORT}: {exc.message}", path, number)
+    return Problem("REPORT_NOT_JSON", f"the line is not JSON: {printable(exc.message, 200)}", path, number)
+
+
+def _header(value: Any, path: str, number: int) -> dict[str, Any]:
+    if isinstance(value, dict) and value.get("type") == "footer" and isinstance(value.get("fatal"), str):
+        why = printable(value["fatal"], 300)
+        raise InputError([Problem("REPORT_NO_RUN", f"the run never started: {why}", path, number)])
+    harness = value.get("harness") if isinstance(value, dict) else None
+    if not (isinstance(value, dict) and value.get("type") == "header" and isinstance(harness, dict)):
+        raise InputError([Problem("REPORT_NOT_VITOU", f"{_NOT_A_REPORT}: the first line is no header", path, number)])
+    if harness.get("name") != HARNESS:
+        got = printable(harness.get("name"), 80)
+        raise InputError([Problem("REPORT_NOT_VITOU", f"{_NOT_A_REPORT}: written by {got}", path, number)])
+    wrong = _wrong_header_fields(value)
+    if wrong is not None:
+        where, what = wrong
+        raise InputError([Problem("REPORT_MALFORMED", f"the header's {what}", path, number, path=where)])
+    return value
+
+
+def _wrong_header_fields(value: Mapping[str, Any]) -> tuple[str, str] | None:
+    rulesets = value.get("rulesets")
+    if not isinstance(rulesets, list) or not all(isinstance(r, str) for r in rulesets):
+        return "/rulesets", "'rulesets' is not a list of ruleset names"
+    spec = value.get("spec")
+    if not isinstance(spec, dict) or not all(v is None or isinstance(v, str) for v in spec.values()):
+        return "/spec", "'spec' is not a mapping of ruleset names to content hashes"
+    suite = value.get("suite")
+    if not isinstance(suite, dict) or not isinstance(suite.get("hash", ""), (str, type(None))):
+        return "/suite", "'suite' is not an object with a string 'hash'"
+    if not isinstance(value.get("implementation"), (dict, type(None))):
+        return "/implementation", "'implementation' is not an object"
+    return None
+
+
+def _add(report: Report, value: Any, number: int) -> None:
+    path = report.path
+    if report.footer is not None:
+        raise InputError([Problem("REPORT_MALFORMED", "a line after the footer", path, number)])
+    kind = value.get("type") if isinstance(value, dict) else None
+    if kind == "footer":
+        if not isinstance(value.get("verdicts", []), list):
+            raise InputError([Problem("REPORT_MALFORMED", "the footer's 'verdicts' is not a list", path, number)])
+        report.footer = value
+        return
+    if kind != "case":
+        what = "a header again" if kind == "header" else f"a line of unknown type {printable(kind, 40)}"
+        what = what if isinstance(value, dict) else "a line that is not a JSON object"
+        raise InputError([Problem("REPORT_MALFORMED", what, path, number, path="/type")])
+    case = _case(value, path, number)
+    first = report.lines_of.setdefault(case.key, number)
+    if first != number:
+        what = f"{printable(case.id, 60)} under {printable(case.key[0], 60)} again (first on line {first})"
+        raise InputError([Problem("REPORT_MALFORMED", what, path, number)])
+    report.cases.append(case)
+
+
+def _case(value: Mapping[str, Any], path: str, number: int) -> CaseLine:
+    def bad(key: str, what: str) -> InputError:
+        return InputError(
+            [Problem("REPORT_MALFORMED", f"the case's '{key}' {what}", path, number, path=pointer([key]))]
+        )
+
+    for key in ("id", "title", "ruleset"):
+        if not isinstance(value.get(key), str):
+            raise bad(key, "is not a string")
+    if value.get("outcome") not in OUTCOMES:
+        raise bad("outcome", f"is not one of {', '.join(OUTCOMES)}")
+    clauses = value.get("clauses")
+    if not isinstance(clauses, list) or not all(isinstance(c, str) for c in clauses):
+        raise bad("clauses", "is not a list of clause ids")
+    for key in ("reason", "fault", "known_failure"):
+        if not isinstance(value.get(key, ""), str):
+            raise bad(key, "is not a string")
+    if not isinstance(value.get("difference", {}), dict):
+        raise bad("difference", "is not an object")
+    if value.get("section", ENVELOPE) != ENVELOPE:
+        raise bad("section", f"is not '{ENVELOPE}'")
+    return CaseLine(
+        id=value["id"],
+        title=value["title"],
+        ruleset=value["ruleset"],
+        outcome=value["outcome"],
+        clauses=tuple(clauses),
+        envelope=value.get("section") == ENVELOPE,
+        line=number,
+        reason=value.get("reason"),
+        difference=value.get("difference"),
+        fault=value.get("fault"),
+        known=value.get("known_failure"),
+    )
+
+
+def short_hash(value: str | None) -> str:
+    """A content hash as people read it: its algorithm and first 12 digits; 'none' when the report has none."""
+    if not value:
+        return "none (a report of an older vitou)"
+    algorithm, _, digits = value.partition(":")
+    return f"{printable(algorithm, 10)}:{printable(digits[:12], 12)}" if digits else printable(value[:19], 19)
+
+
+def _full(value: str | None) -> str:
+    return printable(value, 100) if value else "none (a report of an older vitou)"
+
+
+def mismatches(reports: Iterable[Report], doing: str = "merged") -> Iterator[Problem]:
+    """Each report whose suite, or the spec of a ruleset it shares, differs from the first report to name it."""
+    first_suite: Report | None = None
+    first_spec: dict[str, Report] = {}
+    for r in reports:
+        if first_suite is None:
+            first_suite = r
+        elif r.suite_hash != first_suite.suite_hash:
+            yield Problem(
+                "REPORT_OTHER_SUITE",
+                f"its suite is {_full(r.suite_hash)}, that of {first_suite.path} is "
+                f"{_full(first_suite.suite_hash)}: reports of different suites are not {doing}",
+                r.path,
+                1,
+            )
+        for name, content in r.spec.items():
+            seen = first_spec.setdefault(name, r)
+            if seen.spec.get(name) != content:
+                yield Problem(
+                    "REPORT_OTHER_SPEC",
+                    f"its {printable(name, 60)} is {_full(content)}, that of {seen.path} is "
+                    f"{_full(seen.spec.get(name))}: results under different rules are not {doing}",
+                    r.path,
+                    1,
+                )

@@ -1,0 +1,143 @@
+"""Two reports compared case by case: what newly fails, what newly passes, what changed outcome; regressions decide."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..protocol.wire import printable
+from .results import CaseLine, Report
+
+REGRESSED = "newly failing"  # passed before, and not now: the only kind that makes the exit status 1
+FIXED = "newly passing"
+CHANGED = "changed outcome"
+GONE = "not run in NEW"
+ADDED = "new in NEW"
+KINDS = (REGRESSED, FIXED, CHANGED, GONE, ADDED)
+
+
+@dataclass(frozen=True)
+class Change:
+    kind: str
+    key: tuple[str, str]  # (ruleset or envelope, case id)
+    old: CaseLine | None
+    new: CaseLine | None
+
+    @property
+    def case(self) -> CaseLine:
+        line = self.new or self.old
+        assert line is not None
+        return line
+
+    def outcomes(self) -> str:
+        before = self.old.label if self.old else "not run"
+        after = self.new.label if self.new else "not run"
+        return f"{before} -> {after}"
+
+
+@dataclass(frozen=True)
+class Diff:
+    old: Report
+    new: Report
+    changes: tuple[Change, ...]
+    compared: int  # cases in both reports
+
+    def of_kind(self, kind: str) -> list[Change]:
+        return [c for c in self.changes if c.kind == kind]
+
+    @property
+    def regressed(self) -> bool:
+        return any(c.kind == REGRESSED for c in self.changes)
+
+
+def diff(old: Report, new: Report) -> Diff:
+    """Each case of either report, by ruleset and id (the envelope's by id), that did not keep its outcome."""
+    before = {c.key: c for c in old.cases}
+    after = {c.key: c for c in new.cases}
+    changes = []
+    for key, was in before.items():
+        now = after.get(key)
+        if now is None:
+            # A case a complete run left out was not asked for (--only); one a run cut short left out may fail.
+            kind = REGRESSED if was.passed and new.stopped else GONE
+            changes.append(Change(kind, key, was, None))
+        elif was.passed and not now.passed:
+            changes.append(Change(REGRESSED, key, was, now))
+        elif now.passed and not was.passed:
+            changes.append(Change(FIXED, key, was, now))
+        elif was.outcome != now.outcome:
+            changes.append(Change(CHANGED, key, was, now))
+    changes += [Change(ADDED, key, None, now) for key, now in after.items() if key not in before]
+    compared = sum(1 for key in before if key in after)
+    return Diff(old, new, tuple(changes), compared)
+
+
+def _who(r: Report) -> str:
+    stopped = f"; INCOMPLETE: {r.stopped}" if r.stopped else ""
+    return f"{r.path}: {r.name} {r.version}, {len(r.cases)} results{stopped}"
+
+
+def _where(c: Change) -> str:
+    return f"{printable(c.key[0], 60)} {printable(c.key[1], 40)}"
+
+
+def render_text(d: Diff) -> str:
+    out = [f"OLD {_who(d.old)}", f"NEW {_who(d.new)}"]
+    for kind in KINDS:
+        changes = d.of_kind(kind)
+        out.append(f"{kind}: {len(changes)}")
+        for c in changes:
+            out.append(f"  {_where(c)}  {c.outcomes()}  {printable(c.case.title, 100)}")
+            if c.new is not None and c.new.reason and not c.new.passed:
+                out.append(f"      {printable(c.new.reason, 600)}")
+    out.append(_last_line(d))
+    return "\n".join(out) + "\n"
+
+
+def _last_line(d: Diff) -> str:
+    n = {k: len(d.of_kind(k)) for k in KINDS}
+    verdict = "REGRESSED" if d.regressed else "no regression"
+    return (
+        f"{verdict}: {d.compared} cases in both, {n[REGRESSED]} newly failing, {n[FIXED]} newly passing, "
+        f"{n[CHANGED]} changed outcome otherwise; {n[GONE]} not run in NEW, {n[ADDED]} new in NEW"
+    )
+
+
+def render_markdown(d: Diff) -> str:
+    def md(text: str, limit: int) -> str:
+        return printable(text, limit).replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;")
+
+    out = ["# Vitou results compared", "", f"- OLD {md(_who(d.old), 400)}", f"- NEW {md(_who(d.new), 400)}", ""]
+    out += [f"**{md(_last_line(d), 400)}**", ""]
+    for kind in KINDS:
+        changes = d.of_kind(kind)
+        if not changes:
+            continue
+        out += [f"## {kind.capitalize()} ({len(changes)})", "", "| case | outcome | title |", "|---|---|---|"]
+        out += [f"| {md(_where(c), 100)} | {c.outcomes()} | {md(c.case.title, 200)} |" for c in changes]
+        out.append("")
+    return "\n".join(out)
+
+
+def render_json(d: Diff) -> dict[str, Any]:
+    def side(r: Report) -> dict[str, Any]:
+        return {"file": r.path, "implementation": {"name": r.name, "version": r.version}, "incomplete": r.stopped}
+
+    return {
+        "old": side(d.old),
+        "new": side(d.new),
+        "regressed": d.regressed,
+        "compared": d.compared,
+        "changes": [
+            {
+                "kind": c.kind,
+                "ruleset": c.key[0],
+                "id": c.key[1],
+                "title": c.case.title,
+                "old": c.old.outcome if c.old else None,
+                "new": c.new.outcome if c.new else None,
+                "reason": c.new.reason if c.new else None,
+            }
+            for c in d.changes
+        ],
+    }
