@@ -11,7 +11,7 @@ from ..rules.wording import wording_ground
 from .audit import Audit, Ruling, Words
 from .htmlpage import document, prose
 from .i18n import clarification_words, clause_words
-from .report import shown
+from .report import claim_ruling, shown
 from .rulebook import anchor, deal_line
 
 CSS = """
@@ -138,12 +138,7 @@ def _remarks(w: Words, r: Ruling) -> str:
     e = html.escape
     out = [f'<p class="meta">{prose(shown(note), w.rules)}</p>' for note in r.notes]
     for c in r.claims:
-        upheld = c.upheld(r.legal, r.code)
-        if upheld is None:
-            verdict = w.say("audit", "legal") if r.legal else w.say("audit", "illegal")
-        else:
-            verdict = w.say("audit", "claim_upheld") if upheld else w.say("audit", "claim_rejected")
-        who = shown(w.seat(c.by)) if c.by else "?"
+        who, verdict = claim_ruling(w, r, c)
         out.append(
             f"<p>{e(w.say('audit', 'claim', by=who))}: \u201c{prose(shown(c.claim), w.rules)}\u201d: "
             f"<strong>{e(w.say('audit', 'ruling'))}: {e(verdict)}</strong></p>"

@@ -128,13 +128,18 @@ def _ruling_lines(w: Words, r: Ruling, strong: str) -> tuple[str, list[str]]:
     return first, details
 
 
-def _claim_line(w: Words, r: Ruling, c: Claim) -> str:
+def claim_ruling(w: Words, r: Ruling, c: Claim) -> tuple[str, str]:
+    """Who made a claim about an action, and the ruling on it, in the audit's language."""
     upheld = c.upheld(r.legal, r.code)
     if upheld is None:
         verdict = w.say("audit", "legal") if r.legal else w.say("audit", "illegal")
     else:
         verdict = w.say("audit", "claim_upheld") if upheld else w.say("audit", "claim_rejected")
-    who = shown(w.seat(c.by)) if c.by else "?"
+    return (shown(w.seat(c.by)) if c.by else "?"), verdict
+
+
+def _claim_line(w: Words, r: Ruling, c: Claim) -> str:
+    who, verdict = claim_ruling(w, r, c)
     return f"{w.say('audit', 'claim', by=who)}: \u201c{shown(c.claim)}\u201d: {w.say('audit', 'ruling')}: {verdict}"
 
 
