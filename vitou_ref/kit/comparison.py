@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from .certify import ENVELOPE, PASSED, SKIPPED
-from .reports import Verdict
+from .reports import Verdict, tallied
 from .results import CaseLine, Report, short_hash
 
 INCOMPLETE = "incomplete"  # a run cut short that had failed nothing so far: no verdict can be given
@@ -194,17 +194,7 @@ def _verdict(name: str, results: Mapping[str, CaseLine], group: Group, kind: str
             sections.add(group.clause_section.get(clause, "?"))
         for s in sections:
             by_section.setdefault(s, []).append(case.outcome == PASSED)
-    clauses = {c: (sum(v), len(v)) for c, v in by_clause.items()}
-    return Verdict(
-        name,
-        counts,
-        len(results),
-        sum(1 for a, b in clauses.values() if a == b),
-        len(clauses),
-        {s: (sum(v), len(v)) for s, v in by_section.items()},
-        clauses,
-        kind=kind,
-    )
+    return tallied(name, counts, len(results), by_clause, by_section, kind=kind)
 
 
 def _current(clause: str, replaced: Mapping[str, str]) -> str:

@@ -112,23 +112,37 @@ def verdicts(run: Run, rules: Mapping[str, Ruleset | None]) -> list[Verdict]:
                 seen_sections.add(section_of.get(clause, "?"))
             for s in seen_sections:
                 by_section.setdefault(s, []).append(good)
-        clauses = {c: (sum(v), len(v)) for c, v in by_clause.items()}
-        out.append(
-            Verdict(
-                name,
-                counts,
-                len(results),
-                sum(1 for a, b in clauses.values() if a == b),
-                len(clauses),
-                {s: (sum(v), len(v)) for s, v in by_section.items()},
-                clauses,
-                ruleset.params.twenty_at if ruleset else 20,
-            )
-        )
+        twenty_at = ruleset.params.twenty_at if ruleset else 20
+        out.append(tallied(name, counts, len(results), by_clause, by_section, twenty_at=twenty_at))
     envelope = run.envelope()
     if envelope:
         out.append(_envelope_verdict(envelope))
     return out
+
+
+def tallied(
+    name: str,
+    counts: dict[str, int],
+    total: int,
+    by_clause: Mapping[str, list[bool]],
+    by_section: Mapping[str, list[bool]],
+    *,
+    twenty_at: int = 20,
+    kind: str = "rules",
+) -> Verdict:
+    """A verdict from the cases' outcomes, each clause and section with the passes of the cases that declare it."""
+    clauses = {c: (sum(v), len(v)) for c, v in by_clause.items()}
+    return Verdict(
+        name,
+        counts,
+        total,
+        sum(1 for a, b in clauses.values() if a == b),
+        len(clauses),
+        {s: (sum(v), len(v)) for s, v in by_section.items()},
+        clauses,
+        twenty_at,
+        kind,
+    )
 
 
 def _envelope_verdict(results: list[CaseResult]) -> Verdict:
