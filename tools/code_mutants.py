@@ -12,6 +12,11 @@ cannot change any protocol answer.
 
 Usage: python tools/code_mutants.py [--module PATH]... [--only ID]... [--sample N --seed S]
        [--jobs N] [--timeout S] [--list] [--format text|json] [-o FILE] [--fail-under PCT]
+       [--check-equivalents] [--no-probe]
+
+A mutant that survives every case meets the probe (tools/code_mutants_probe.py): the disputes audited in
+several languages and spec check on broken rules files, compared with the unmutated copy's outputs. Mutants
+listed as equivalent are not run unless --check-equivalents asks.
 
 Exit status: 0, or 1 when the score is below --fail-under, or 2 when the
 unmutated copy does not pass every case (or the options are wrong).
@@ -26,6 +31,7 @@ import json
 import os
 import queue
 import random
+import shlex
 import shutil
 import subprocess
 import sys
@@ -61,6 +67,8 @@ ADAPTER = [sys.executable, "-m", "vitou_ref.adapter"]
 SKIPPED_ENGINE = {"randomplay.py", "__init__.py"}
 OTHER_MODULES = ("protocol/server.py", "protocol/wire.py", "rules/settings.py", "rules/cards.py", "rules/conditions.py")
 KILLED, SURVIVED, EQUIVALENT = "killed", "survived", "equivalent"
+PROBE_SCRIPT = Path(__file__).resolve().parent / "code_mutants_probe.py"
+PROBE_TIMEOUT = 60.0  # seconds for the whole probe: some 200 short runs of vitou in one process
 
 
 def default_modules() -> list[str]:
@@ -88,12 +96,39 @@ def generate(modules: Sequence[str]) -> tuple[list[Mutant], dict[str, bytes]]:
 
 
 def load_equivalents(path: Path = EQUIVALENT_FILE) -> dict[str, str]:
-    """The mutants shown equivalent: id -> why no protocol answer can change; ValueError when malformed."""
+    """The mutants shown equivalent: id or glob -> why no protocol answer can change; ValueError when malformed."""
     data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else {}
     data = {} if data is None else data
     if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
-        raise ValueError(f"{path.name} must map each mutant id to the reason, a sentence, why it is equivalent")
+        raise ValueError(
+            f"{path.name} must map each mutant id (or glob) to the reason, a sentence, why it is equivalent"
+        )
+    blank = [k for k, v in data.items() if not v.strip()]
+    if blank:
+        raise ValueError(f"{path.name}: no reason given for {', '.join(blank)}")
     return data
+
+
+def reason_for(ident: str, equivalents: Mapping[str, str]) -> str | None:
+    """Why the mutant is equivalent: its own entry, else the first glob entry that matches its id; None if neither.
+
+    Globs (``engine/reasons.py:*``) let one sentence cover a family of mutants that are equivalent for one reason.
+    """
+    if ident in equivalents:
+        return equivalents[ident]
+    return next((v for k, v in equivalents.items() if _is_glob(k) and fnmatch.fnmatchcase(ident, k)), None)
+
+
+def _is_glob(key: str) -> bool:
+    return any(c in key for c in "*?[")
+
+
+def stale_entries(equivalents: Mapping[str, str], known: Sequence[str]) -> list[str]:
+    """The entries that name no mutant: an id that does not exist, or a glob that matches none."""
+    ids = set(known)
+    return sorted(
+        k for k in equivalents if not (k in ids or (_is_glob(k) and any(fnmatch.fnmatchcase(i, k) for i in ids)))
+    )
 
 
 def sample(mutants: list[Mutant], n: int, seed: int) -> list[Mutant]:
@@ -129,11 +164,35 @@ class Part:
         return sum(len(v) for v in self.cases.values()) + len(self.envelope)
 
 
-Plan = list[Part]
+@dataclass
+class Probe:
+    """Outputs of the reference that no protocol answer shows: audit rulings and spec check verdicts.
+
+    ``runs`` are argument lists for ``vitou``, run by tools/code_mutants_probe.py inside the copy; a mutant that
+    survives every case is killed when any run's exit status or output differs from the unmutated copy's.
+    """
+
+    runs: list[list[str]]
+    plan_file: Path
+    expected: list[dict[str, Any]] | None = None  # the unmutated copy's outputs, once run
 
 
-def build_plan(timeout: float) -> Plan:
-    """The bundled suite, every case under every ruleset it names; then conformance/settings/, when it exists."""
+@dataclass
+class Plan:
+    parts: list[Part]
+    probe: Probe | None = None
+
+    @property
+    def count(self) -> int:
+        return sum(p.count for p in self.parts) + (len(self.probe.runs) if self.probe else 0)
+
+
+def build_plan(timeout: float, probe_dir: Path | None = None) -> Plan:
+    """The bundled suite, every case under every ruleset it names; then conformance/settings/, when it exists.
+
+    With ``probe_dir``, the probe too: every dispute audited in each language, as JSON and before its first
+    actions, and ``spec check`` on the shipped rules and on broken copies of them, written into ``probe_dir``.
+    """
     suites = [load_suite(None)]
     settings = data_dir("conformance") / "settings"
     if settings.is_dir():
@@ -152,7 +211,24 @@ def build_plan(timeout: float) -> Plan:
         start = max(15.0, 3 * timeout)
         opts = Options(argv, "code mutant", names, timeout=timeout, start_timeout=start, max_restarts=0)
         plan.append(Part(suite, cases, envelope, opts))
-    return plan
+    return Plan(plan, None if probe_dir is None else build_probe(probe_dir))
+
+
+def build_probe(where: Path) -> Probe:
+    from code_mutants_broken import write_broken_rules
+
+    runs: list[list[str]] = []
+    for dispute in sorted((data_dir("conformance") / "disputes").glob("[0-9]*.yaml")):
+        path = str(dispute)
+        runs += [["audit", path, "--continue", "--lang", lang] for lang in ("en", "fr", "pt", "ru")]
+        runs.append(["audit", path, "--continue", "--format", "json"])
+        runs += [["audit", path, "--at", str(k)] for k in range(1, 7)]
+    shipped = sorted(str(p) for p in data_dir("spec").rglob("*.yaml") if "i18n" not in p.parts)
+    runs.append(["spec", "check", "--format", "json", *shipped])
+    runs += [["spec", "check", "--format", "json", str(f)] for f in write_broken_rules(where)]
+    plan_file = where / "probe-plan.json"
+    plan_file.write_text(json.dumps(runs), encoding="utf-8")
+    return Probe(runs, plan_file)
 
 
 # ---------------------------------------------------------------- running
@@ -168,6 +244,7 @@ class Outcome:
     reason: str | None = None
     cases: int = 0  # cases run
     seconds: float = 0.0
+    run: bool = True  # False: listed as equivalent and not run (no --check-equivalents)
 
 
 class _Stop(Exception):
@@ -182,6 +259,7 @@ class Worker:
         self.dir = root / f"worker-{index}"
         self.pkg = self.dir / "vitou_ref"
         shutil.copytree(PACKAGE, self.pkg, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copy(PROBE_SCRIPT, self.dir / PROBE_SCRIPT.name)  # run from here, it imports the copy
         for name in ("spec", "schema"):  # where the copy's rules/data.py looks, unless it carries _data/
             if not (self.pkg / "_data" / name).is_dir():
                 shutil.copytree(data_dir(name), self.dir / name)
@@ -211,17 +289,48 @@ class Worker:
         done = 0
         out = Outcome(ident, SURVIVED)
         try:
-            for part in plan:
+            for part in plan.parts:
                 out = self._certify(ident, part)
                 done += out.cases
                 if out.status != SURVIVED:
                     break
+            if out.status == SURVIVED and plan.probe is not None:
+                out = self._probe(ident, plan.probe)
+                done += len(plan.probe.runs)
         finally:
             if mutant is not None:
                 target.write_bytes(source)
                 self._drop_bytecode(mutant.module)
         out.cases, out.seconds = done, time.perf_counter() - t0
         return out
+
+    def probe_outputs(self, probe: Probe, timeout: float) -> list[dict[str, Any]]:
+        """The probe's outputs from this copy; RuntimeError or subprocess.TimeoutExpired when it cannot give them."""
+        argv = [sys.executable, PROBE_SCRIPT.name, str(probe.plan_file)]
+        done = subprocess.run(argv, cwd=self.dir, capture_output=True, text=True, timeout=timeout, check=False)
+        try:
+            outputs = json.loads(done.stdout)
+        except ValueError:
+            outputs = None
+        if done.returncode != 0 or not isinstance(outputs, list) or len(outputs) != len(probe.runs):
+            raise RuntimeError(f"the probe exited {done.returncode}: {done.stderr.strip()[-300:]}")
+        return outputs
+
+    def _probe(self, ident: str, probe: Probe) -> Outcome:
+        try:
+            outputs = self.probe_outputs(probe, PROBE_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            return Outcome(ident, KILLED, "TIMEOUT", "probe", None, f"the probe took over {PROBE_TIMEOUT:.0f}s")
+        except RuntimeError as exc:
+            return Outcome(ident, KILLED, "CRASH", "probe", None, str(exc))
+        assert probe.expected is not None
+        for args, got, want in zip(probe.runs, outputs, probe.expected, strict=True):
+            if got != want:
+                what = "exit status" if got.get("exit") != want.get("exit") else "output"
+                return Outcome(
+                    ident, KILLED, FAILED.upper(), "vitou " + shlex.join(_short(args)), None, f"{what} differs"
+                )
+        return Outcome(ident, SURVIVED)
 
     def _certify(self, ident: str, part: Part) -> Outcome:
         done = 0
@@ -249,6 +358,11 @@ class Worker:
             out = Outcome(ident, KILLED, kind, "start", None, str(exc))
         out.cases = done
         return out
+
+
+def _short(args: list[str]) -> list[str]:
+    """The probe's arguments as a reader would type them: file names without their directories."""
+    return [Path(a).name if os.sep in a else a for a in args]
 
 
 def _open_wide(conn: Connection) -> None:
@@ -285,6 +399,11 @@ def run_all(
             problem = w.import_problem()
             if problem is not None:
                 return Outcome("unmutated", KILLED, ERRORED.upper(), "start", reason=problem), []
+        if plan.probe is not None:
+            try:
+                plan.probe.expected = workers[0].probe_outputs(plan.probe, 4 * PROBE_TIMEOUT)
+            except (RuntimeError, subprocess.TimeoutExpired) as exc:
+                return Outcome("unmutated", KILLED, "CRASH", "probe", reason=str(exc)), []
         sanity = workers[0].run(None, b"", plan)
         if sanity.status != SURVIVED:
             return sanity, []
@@ -320,7 +439,7 @@ def run_all(
 
 def judge(outcomes: list[Outcome], equivalents: Mapping[str, str]) -> None:
     for o in outcomes:
-        if o.status == SURVIVED and o.id in equivalents:
+        if o.status == SURVIVED and reason_for(o.id, equivalents) is not None:
             o.status = EQUIVALENT
 
 
@@ -353,12 +472,13 @@ def report_json(
         before, after = m.before_after(sources[m.module])
         row = asdict(o) | {"line": m.line, "description": m.description, "before": before, "after": after}
         row["seconds"] = round(o.seconds, 3)
-        if o.id in equivalents:
-            row["equivalent_reason"] = equivalents[o.id]
+        reason = reason_for(o.id, equivalents)
+        if reason is not None:
+            row["equivalent_reason"] = reason
         rows.append(row)
     modules = sorted({m.module for m in mutants}, key=[m.module for m in mutants].index)
     per_module = {k: tally([o for o in outcomes if by_id[o.id].module == k]) for k in modules}
-    killed_listed = [o.id for o in outcomes if o.status == KILLED and o.id in equivalents]
+    killed_listed = [o.id for o in outcomes if o.status == KILLED and reason_for(o.id, equivalents) is not None]
     return {"type": "code-mutation", **tally(outcomes), **extra, "modules": per_module} | {
         "listed_but_killed": killed_listed,
         "mutants_run": rows,
@@ -385,7 +505,8 @@ def render(doc: dict[str, Any]) -> str:
     lines.append("")
     lines.append(
         f"code mutation score {doc['score']}%: {doc['killed']} of {doc['mutants'] - doc['equivalent']} mutants "
-        f"killed ({doc['equivalent']} equivalent, not counted; {doc['timeouts']} by timeout), "
+        f"killed ({doc['equivalent']} equivalent, not counted, {doc.get('not_run', 0)} of them not run; "
+        f"{doc['timeouts']} by timeout), "
         f"{doc['cases']} cases, {doc['seconds']}s with {doc['jobs']} job(s), "
         f"{doc['seconds_per_mutant']}s a mutant"
     )
@@ -401,6 +522,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="adapters run at once")
     p.add_argument("--timeout", type=float, default=5.0, help="seconds a request may take (default 5)")
     p.add_argument("--list", action="store_true", help="print the ids and descriptions, run nothing")
+    p.add_argument("--check-equivalents", action="store_true", help="run the mutants listed as equivalent too")
+    p.add_argument("--no-probe", action="store_true", help="protocol cases only: no audit or spec check outputs")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("-o", "--output", metavar="FILE", help="also write the JSON results here")
     p.add_argument("--fail-under", type=float, metavar="PCT", help="exit 1 when the score is below PCT")
@@ -416,9 +539,7 @@ def select(args: argparse.Namespace) -> tuple[list[Mutant], dict[str, bytes], li
         chosen = [m for m in chosen if any(fnmatch.fnmatchcase(m.id, p) for p in args.only)]
     if args.sample is not None:
         chosen = sample(chosen, args.sample, args.seed)
-    known = {m.id for m in everything}
-    stale = sorted(i for i in load_equivalents() if i not in known)
-    return chosen, sources, stale
+    return chosen, sources, stale_entries(load_equivalents(), [m.id for m in everything])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -438,34 +559,52 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.output and not Path(args.output).resolve().parent.is_dir():
         print(f"code_mutants: -o {args.output}: no such directory", file=sys.stderr)
         return 2
-    try:
-        plan = build_plan(args.timeout)
-    except VitouError as exc:
-        print(f"code_mutants: the suite cannot be loaded: {exc}", file=sys.stderr)
-        return 2
+    with tempfile.TemporaryDirectory(prefix="vitou-code-mutants-probe-") as probe_dir:
+        try:
+            plan = build_plan(args.timeout, None if args.no_probe else Path(probe_dir))
+        except VitouError as exc:
+            print(f"code_mutants: the suite cannot be loaded: {exc}", file=sys.stderr)
+            return 2
+        return run_and_report(args, mutants, sources, stale, plan)
+
+
+def run_and_report(
+    args: argparse.Namespace, mutants: list[Mutant], sources: dict[str, bytes], stale: list[str], plan: Plan
+) -> int:
     t0 = time.perf_counter()
     done = [0]
 
+    equivalents = load_equivalents()
+    # A mutant listed as equivalent is not run unless asked: its reason says no answer can change, and
+    # --check-equivalents is how that claim is put to the test (the report then flags a listed mutant killed).
+    listed = {m.id for m in mutants if reason_for(m.id, equivalents) is not None}
+    to_run = mutants if args.check_equivalents else [m for m in mutants if m.id not in listed]
+    total = len(to_run)
+
     def progress(o: Outcome) -> None:
         done[0] += 1
-        if done[0] % 50 == 0 or done[0] == len(mutants):
-            print(f"  {done[0]}/{len(mutants)} mutants run", file=sys.stderr, flush=True)
+        if done[0] % 50 == 0 or done[0] == total:
+            print(f"  {done[0]}/{total} mutants run", file=sys.stderr, flush=True)
 
-    sanity, outcomes = run_all(mutants, sources, plan, args.jobs, progress)
+    sanity, ran = run_all(to_run, sources, plan, args.jobs, progress)
+    by_id = {o.id: o for o in ran}
+    outcomes = [
+        by_id.get(m.id) or Outcome(m.id, EQUIVALENT, run=False) for m in mutants if m.id in by_id or m.id in listed
+    ]
     if sanity.status != SURVIVED:
         where = f"{sanity.case} under {sanity.ruleset}" if sanity.ruleset else str(sanity.case)
         print(
             f"code_mutants: the unmutated copy does not pass {where} ({sanity.kind}): {sanity.reason}", file=sys.stderr
         )
         return 2
-    equivalents = load_equivalents()
     judge(outcomes, equivalents)
     seconds = time.perf_counter() - t0
     extra = {
-        "cases": sum(part.count for part in plan),
+        "cases": plan.count,
         "jobs": args.jobs,
         "seconds": round(seconds, 1),
-        "seconds_per_mutant": round(sum(o.seconds for o in outcomes) / max(1, len(outcomes)), 2),
+        "seconds_per_mutant": round(sum(o.seconds for o in ran) / max(1, len(ran)), 2),
+        "not_run": len(outcomes) - len(ran),
         "sanity_seconds": round(sanity.seconds, 2),
         "stale": stale,
     }

@@ -19,7 +19,7 @@ from .errors import InputError
 from .load import build_ruleset
 from .model import Ruleset, content_hash
 from .problems import Problem
-from .schema import validate
+from .schema import validate, validate_rules
 from .yamlsafe import Document
 
 Path = tuple[object, ...]
@@ -63,7 +63,7 @@ def resolve_profile(doc: Document, load_named: LoadBase, *, strict: bool = True)
         return doc.problem(code, message, ("operations",))
 
     schema_doc = Document(resolved, doc.source, {})
-    problems = validate(schema_doc, "rules")
+    problems = validate_rules(schema_doc)
     if problems:
         raise InputError([locate(p.code, p.message, _parse_pointer(p.path)) for p in problems])
     rules = build_ruleset(resolved, locate, origins=origins, extends=base.name, profile=data, strict=strict)

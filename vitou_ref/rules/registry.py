@@ -15,7 +15,7 @@ from .errors import InputError, UnknownRuleset
 from .load import build_ruleset
 from .model import Ruleset
 from .problems import Problem
-from .schema import validate
+from .schema import validate_rules
 from .yamlsafe import Document, load_path, load_text
 
 MAX_RULES_BYTES = 1024 * 1024
@@ -34,7 +34,7 @@ def ruleset_from_document(doc: Document, *, strict: bool = True) -> Ruleset:
         from .profile import resolve_profile  # a profile resolves against its base
 
         return resolve_profile(doc, load_named, strict=strict)
-    problems = validate(doc, "rules")
+    problems = validate_rules(doc)
     if problems:
         raise InputError(problems)
     return build_ruleset(doc.data, _locator(doc), strict=strict)

@@ -142,6 +142,45 @@ def validate(doc: Document, name: str, code: str = "SCHEMA") -> list[Problem]:
     return problems
 
 
+def validate_rules(doc: Document) -> list[Problem]:
+    """``validate(doc, "rules")``, checking each distinct clause once per process.
+
+    The rules schema checks every clause on its own (``clauses.items`` is
+    ``$defs/clause``, and nothing else looks inside a clause), so a document
+    that passes the schema with its clauses taken as plain objects, and whose
+    every clause passes the clause's schema, is valid. A profile's resolved
+    ruleset shares most clauses with its base: this is what makes loading
+    many profiles cheap. Any other document gets the full validation, which
+    locates its problems.
+    """
+    data = doc.data
+    clauses = data.get("clauses") if isinstance(data, dict) else None
+    if (
+        isinstance(clauses, list)
+        and _shallow_rules_validator().is_valid(data)
+        and all(_clause_is_valid(json.dumps(c, sort_keys=True, separators=(",", ":"))) for c in clauses)
+    ):
+        return []
+    return validate(doc, "rules")
+
+
+@functools.cache
+def _shallow_rules_validator() -> jsonschema.protocols.Validator:
+    import copy
+
+    registry = _registry()
+    schema = copy.deepcopy(registry.contents(schema_id("rules")))
+    schema["$id"] = schema_id("rules-shallow")
+    schema["properties"]["clauses"]["items"] = {"type": "object"}
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema, registry=registry)
+
+
+@functools.lru_cache(maxsize=4096)
+def _clause_is_valid(canonical: str) -> bool:
+    return bool(item_validator("clause", "rules").is_valid(json.loads(canonical)))
+
+
 @functools.cache
 def shallow_fixture_validator() -> jsonschema.protocols.Validator:
     """The fixture schema with expected events and actions checked only as objects.
@@ -164,12 +203,12 @@ def shallow_fixture_validator() -> jsonschema.protocols.Validator:
 
 
 @functools.cache
-def item_validator(kind: str) -> jsonschema.protocols.Validator:
-    """A validator for one protocol item: ``event`` or ``action``."""
+def item_validator(kind: str, within: str = "protocol/types") -> jsonschema.protocols.Validator:
+    """A validator for one item defined in a shipped schema: a protocol ``event`` or ``action``, a ``clause``."""
     registry = _registry()
     schema = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$ref": schema_id("protocol/types") + f"#/$defs/{kind}",
+        "$ref": schema_id(within) + f"#/$defs/{kind}",
     }
     cls = jsonschema.validators.validator_for(schema)
     return cls(schema, registry=registry)
