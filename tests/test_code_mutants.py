@@ -26,6 +26,8 @@ def _load(name: str) -> ModuleType:
 
 tool = _load("code_mutants")
 ops = _load("code_mutants_ops")
+probe = _load("code_mutants_probe")
+broken = _load("code_mutants_broken")
 
 SOURCE = '''"""The module's docstring, with a < and an and."""
 
@@ -257,3 +259,33 @@ def test_the_score_counts_equivalents_apart_and_reports_a_listed_mutant_that_is_
     assert "gone:f:cmp:1 is listed as equivalent but no such mutant exists (stale)" in text
     survivor = f"  {mutants[1].id}  {mutants[1].description}\n    - LIMIT = 3\n    + LIMIT = 4\n"
     assert survivor in text
+
+
+def _depth(value: object) -> int:
+    if isinstance(value, dict):
+        return 1 + max((_depth(v) for v in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((_depth(v) for v in value), default=0)
+    return 0
+
+
+def test_the_probe_lines_sit_exactly_at_the_documented_limits() -> None:
+    import json
+
+    assert _depth(json.loads(probe.limit_line("depth", 64))) == 64  # the request object is the first level
+    assert _depth(json.loads(probe.limit_line("depth", 65))) == 65
+    assert len(json.loads(probe.limit_line("digits", 4301).replace(b"7" * 4301, b"0"))) == 4  # parses bar the digits
+    assert probe.limit_line("digits", 4300).count(b"7") == 4300
+    assert len(probe.limit_line("length", 16 * 1024 * 1024)) == 16 * 1024 * 1024
+    assert json.loads(probe.limit_line("length", 100)) == {"cmd": "start", "protocol": 1, "seq": 1}
+    assert len(json.loads(probe.limit_line("cmd", 200))["cmd"]) == 400  # a BEL and an é, 200 times
+
+
+def test_the_probe_writes_every_broken_rules_file_and_spec_check_refuses_each(tmp_path: Path) -> None:
+    from vitou_ref.cli import main
+
+    paths = broken.write_broken_rules(tmp_path)
+    entries = broken.broken_rules()
+    assert len(paths) == len(entries) >= 20
+    for path, entry in zip(paths, entries, strict=True):
+        assert main(["spec", "check", str(path)]) == 1, entry["name"]

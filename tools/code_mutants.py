@@ -172,7 +172,7 @@ class Probe:
     survives every case is killed when any run's exit status or output differs from the unmutated copy's.
     """
 
-    runs: list[list[str]]
+    runs: list[Any]  # argument lists for vitou, and {"adapter": [[limit, n], ...]}
     plan_file: Path
     expected: list[dict[str, Any]] | None = None  # the unmutated copy's outputs, once run
 
@@ -217,7 +217,7 @@ def build_plan(timeout: float, probe_dir: Path | None = None) -> Plan:
 def build_probe(where: Path) -> Probe:
     from code_mutants_broken import write_broken_rules
 
-    runs: list[list[str]] = []
+    runs: list[Any] = []
     for dispute in sorted((data_dir("conformance") / "disputes").glob("[0-9]*.yaml")):
         path = str(dispute)
         runs += [["audit", path, "--continue", "--lang", lang] for lang in ("en", "fr", "pt", "ru")]
@@ -225,6 +225,8 @@ def build_probe(where: Path) -> Probe:
         runs += [["audit", path, "--at", str(k)] for k in range(1, 7)]
     shipped = sorted(str(p) for p in data_dir("spec").rglob("*.yaml") if "i18n" not in p.parts)
     runs.append(["spec", "check", "--format", "json", *shipped])
+    limits = [["depth", 64], ["depth", 65], ["digits", 4300], ["digits", 4301], ["cmd", 200]]
+    runs.append({"adapter": limits + [["length", 16 * 1024 * 1024], ["length", 16 * 1024 * 1024 + 1]]})
     runs += [["spec", "check", "--format", "json", str(f)] for f in write_broken_rules(where)]
     plan_file = where / "probe-plan.json"
     plan_file.write_text(json.dumps(runs), encoding="utf-8")
@@ -327,9 +329,8 @@ class Worker:
         for args, got, want in zip(probe.runs, outputs, probe.expected, strict=True):
             if got != want:
                 what = "exit status" if got.get("exit") != want.get("exit") else "output"
-                return Outcome(
-                    ident, KILLED, FAILED.upper(), "vitou " + shlex.join(_short(args)), None, f"{what} differs"
-                )
+                name = "the adapter's limits" if isinstance(args, dict) else "vitou " + shlex.join(_short(args))
+                return Outcome(ident, KILLED, FAILED.upper(), name, None, f"{what} differs")
         return Outcome(ident, SURVIVED)
 
     def _certify(self, ident: str, part: Part) -> Outcome:

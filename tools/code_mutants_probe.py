@@ -1,9 +1,10 @@
-"""Run inside a copy of the package: the outputs no protocol answer shows (audit rulings, spec check), as JSON.
+"""Run inside a copy of the package: outputs the protocol cases do not show (audit, spec check, limits), as JSON.
 
 tools/code_mutants.py copies this file into each worker's copy of vitou_ref and runs it there, so that the
 copy's (mutated) vitou_ref is the one imported: ``python code_mutants_probe.py PLAN.json`` reads a list of
-argument lists for ``vitou``, runs each in this process, and prints one JSON list of {exit, out} in the same
-order. A mutant whose list differs from the unmutated copy's is killed.
+argument lists for ``vitou``, each run in this process, and of ``{"adapter": [[limit, n], ...]}`` items, lines at
+the reference adapter's own limits sent to it; it prints one JSON list of {exit, out} in the same order. A
+mutant whose list differs from the unmutated copy's is killed.
 """
 
 from __future__ import annotations
@@ -27,10 +28,37 @@ def _run(main: Any, args: list[str]) -> dict[str, Any]:
     return {"exit": code, "out": out.getvalue()}
 
 
-def probe(plan: list[list[str]]) -> list[dict[str, Any]]:
+START = '{"cmd":"start","protocol":1,"seq":1'
+
+
+def limit_line(kind: str, n: int) -> bytes:
+    """A start request at one of the reference adapter's documented limits (docs/protocol.md), or just past it."""
+    if kind == "depth":  # the request object is the first level: n levels in all
+        return f'{START},"x":{"[" * (n - 1)}{"]" * (n - 1)}}}'.encode()
+    if kind == "digits":
+        return f'{START},"x":{"7" * n}}}'.encode()
+    if kind == "length":  # n bytes, the newline not counted: trailing spaces are JSON whitespace
+        head = f"{START}}}".encode()
+        return head + b" " * (n - len(head))
+    if kind == "cmd":  # an unknown command of n characters, some of them not printable: the message is cut
+        return ('{"cmd":"' + "\\u0007é" * n + '","seq":2}').encode()
+    raise ValueError(f"unknown limit {kind!r}")
+
+
+def adapter(lines: list[list[Any]]) -> dict[str, Any]:
+    """The answers of this copy's adapter to the limit lines, each followed by a start that must be answered."""
+    import subprocess
+
+    data = b"".join(limit_line(kind, n) + b"\n" + f"{START}}}\n".encode() for kind, n in lines)
+    argv = [sys.executable, "-m", "vitou_ref.adapter"]
+    done = subprocess.run(argv, input=data, capture_output=True, timeout=60, check=False)
+    return {"exit": done.returncode, "out": done.stdout.decode("utf-8", "replace")}
+
+
+def probe(plan: list[Any]) -> list[dict[str, Any]]:
     from vitou_ref.cli import main
 
-    return [_run(main, args) for args in plan]
+    return [adapter(item["adapter"]) if isinstance(item, dict) else _run(main, item) for item in plan]
 
 
 if __name__ == "__main__":
