@@ -21,7 +21,8 @@ def test_the_shipped_spec_passes(capsys: pytest.CaptureFixture[str]) -> None:
     assert "ok:" in out and "vitou/1.0.0" in out and "sha256:" in out
 
 
-# Each entry: a shipped file, a text replaced in it, the code spec check must report, the line it points at.
+# Each entry: a shipped file, a text replaced in it, the code spec check must report (none: it must pass), and
+# the line it points at.
 BROKEN = yaml.safe_load((ROOT / "tests" / "data" / "broken_rules.yaml").read_text(encoding="utf-8"))
 
 
@@ -40,6 +41,9 @@ def test_a_broken_copy_fails_with_a_located_message(
     broken = text.replace(old, entry["with"], 1)
     path = tmp_path / "broken.yaml"
     path.write_text(broken, encoding="utf-8")
+    if code is None:  # a copy that is not broken: it must pass
+        assert main(["spec", "check", str(path)]) == 0, capsys.readouterr().out
+        return
     assert main(["spec", "check", str(path)]) == 1
     out = capsys.readouterr().out
     assert f"FAILED: {path}" in out
@@ -117,3 +121,20 @@ def test_the_quick_rules_validation_gives_the_full_verdict() -> None:
         change(broken)
         doc = Document(broken, "broken.yaml", {})
         assert validate_rules(doc) == validate(doc, "rules") != []
+
+
+def test_removing_the_clause_of_any_required_rule_is_rule_missing(tmp_path: Path) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("code_mutants_broken", ROOT / "tools" / "code_mutants_broken.py")
+    assert spec is not None and spec.loader is not None
+    broken = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(broken)
+    copies = broken.rule_missing_copies()
+    from vitou_ref.rules.settings import RULES
+
+    assert sorted(rule for rule, _ in copies) == sorted(RULES)
+    for rule, text in copies:
+        with pytest.raises(InputError) as info:
+            load_rules_text(text, f"{rule}.yaml")
+        assert any(p.code == "RULE_MISSING" and repr(rule) in p.message for p in info.value.problems), rule

@@ -1,4 +1,4 @@
-"""Broken copies of the shipped rules files, each with the problem ``vitou spec check`` must report.
+"""Broken copies of the shipped rules files, each with the problem ``vitou spec check`` must report (or none).
 
 The list lives in tests/data/broken_rules.yaml (tests/test_spec_check.py checks each entry's code and line on
 the reference); tools/code_mutants.py writes the copies and compares spec check's verdicts on them, so that a
@@ -7,6 +7,7 @@ mutant of the rules-to-settings checks is caught when it lets a broken file thro
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -34,11 +35,24 @@ def broken_text(entry: dict[str, Any]) -> str:
     return text.replace(entry["replace"], entry["with"], 1)
 
 
+def rule_missing_copies(file: str = "spec/vitou-1.1.0.yaml") -> list[tuple[str, str]]:
+    """For each rule the file binds: the rule, and the file with that clause's ``rule`` and ``data`` taken out."""
+    text = (ROOT / file).read_text(encoding="utf-8")
+    out = []
+    for m in re.finditer(r"^    rule: (\w+)\n    data:\n(?: {6}.*\n)*", text, re.MULTILINE):
+        out.append((m.group(1), text[: m.start()] + text[m.end() :]))
+    return out
+
+
 def write_broken_rules(where: Path) -> list[Path]:
-    """Each broken copy written into ``where``, one file per entry, named after it."""
+    """Each copy written into ``where``: the listed entries, then one without each rule's clause data."""
     paths = []
     for i, entry in enumerate(broken_rules()):
         path = where / f"broken-{i:02d}-{entry['name'].replace(' ', '-')}.yaml"
         path.write_text(broken_text(entry), encoding="utf-8")
+        paths.append(path)
+    for rule, text in rule_missing_copies():
+        path = where / f"broken-no-{rule}.yaml"
+        path.write_text(text, encoding="utf-8")
         paths.append(path)
     return paths
