@@ -211,10 +211,10 @@ def build_plan(timeout: float, probe_dir: Path | None = None) -> Plan:
         start = max(15.0, 3 * timeout)
         opts = Options(argv, "code mutant", names, timeout=timeout, start_timeout=start, max_restarts=0)
         plan.append(Part(suite, cases, envelope, opts))
-    return Plan(plan, None if probe_dir is None else build_probe(probe_dir))
+    return Plan(plan, None if probe_dir is None else build_probe(probe_dir, plan))
 
 
-def build_probe(where: Path) -> Probe:
+def build_probe(where: Path, plan_parts: list[Part]) -> Probe:
     from code_mutants_broken import write_broken_rules
 
     runs: list[Any] = []
@@ -226,6 +226,14 @@ def build_probe(where: Path) -> Probe:
         runs += [["audit", path, "--at", str(k)] for k in range(1, 4)]
     shipped = sorted(str(p) for p in data_dir("spec").rglob("*.yaml") if "i18n" not in p.parts)
     runs.append(["spec", "check", "--format", "json", *shipped])
+    # Every envelope line (bar the 16 MiB ones, which the limits send), each answer compared word for word:
+    # the cases ask only for "errored"; the reference's messages say which check refused the line.
+    lines = where / "envelope-lines.bin"
+    with lines.open("wb") as out:
+        for part in plan_parts:
+            for ecase, ruleset in part.envelope:
+                out.writelines(x.to_bytes(ruleset) for x in ecase.lines if x.kind != "fill")
+    runs.append({"adapter_file": str(lines)})
     limits = [["depth", 64], ["depth", 65], ["digits", 4300], ["digits", 4301], ["cmd", 200]]
     runs.append({"adapter": limits + [["length", 16 * 1024 * 1024], ["length", 16 * 1024 * 1024 + 1]]})
     runs.append(["spec", "check", "--format", "json", *map(str, write_broken_rules(where))])
@@ -330,7 +338,11 @@ class Worker:
         for args, got, want in zip(probe.runs, outputs, probe.expected, strict=True):
             if got != want:
                 what = "exit status" if got.get("exit") != want.get("exit") else "output"
-                name = "the adapter's limits" if isinstance(args, dict) else "vitou " + shlex.join(_short(args))
+                name = (
+                    f"the adapter: {next(iter(args))}"
+                    if isinstance(args, dict)
+                    else "vitou " + shlex.join(_short(args))
+                )
                 return Outcome(ident, KILLED, FAILED.upper(), name, None, f"{what} differs")
         return Outcome(ident, SURVIVED)
 

@@ -2,8 +2,8 @@
 
 tools/code_mutants.py copies this file into each worker's copy of vitou_ref and runs it there, so that the
 copy's (mutated) vitou_ref is the one imported: ``python code_mutants_probe.py PLAN.json`` reads a list of
-argument lists for ``vitou``, each run in this process, and of ``{"adapter": [[limit, n], ...]}`` items, lines at
-the reference adapter's own limits sent to it; it prints one JSON list of {exit, out} in the same order. A
+argument lists for ``vitou``, each run in this process, and of ``{"adapter": [[limit, n], ...]}`` items (lines
+at the reference adapter's own limits) and ``{"adapter_file": PATH}`` items (lines in a file), sent to it; it prints one JSON list of {exit, out} in the same order. A
 mutant whose list differs from the unmutated copy's is killed.
 """
 
@@ -45,11 +45,10 @@ def limit_line(kind: str, n: int) -> bytes:
     raise ValueError(f"unknown limit {kind!r}")
 
 
-def adapter(lines: list[list[Any]]) -> dict[str, Any]:
-    """The answers of this copy's adapter to the limit lines, each followed by a start that must be answered."""
+def adapter(data: bytes) -> dict[str, Any]:
+    """The answers of this copy's adapter to the lines."""
     import subprocess
 
-    data = b"".join(limit_line(kind, n) + b"\n" + f"{START}}}\n".encode() for kind, n in lines)
     argv = [sys.executable, "-m", "vitou_ref.adapter"]
     done = subprocess.run(argv, input=data, capture_output=True, timeout=60, check=False)
     return {"exit": done.returncode, "out": done.stdout.decode("utf-8", "replace")}
@@ -58,7 +57,15 @@ def adapter(lines: list[list[Any]]) -> dict[str, Any]:
 def probe(plan: list[Any]) -> list[dict[str, Any]]:
     from vitou_ref.cli import main
 
-    return [adapter(item["adapter"]) if isinstance(item, dict) else _run(main, item) for item in plan]
+    return [_run(main, item) if isinstance(item, list) else adapter(_lines(item)) for item in plan]
+
+
+def _lines(item: dict[str, Any]) -> bytes:
+    if "adapter_file" in item:
+        with open(item["adapter_file"], "rb") as f:
+            return f.read()
+    # each limit line followed by a start, which must be answered
+    return b"".join(limit_line(kind, n) + b"\n" + f"{START}}}\n".encode() for kind, n in item["adapter"])
 
 
 if __name__ == "__main__":
