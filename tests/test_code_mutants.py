@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import importlib.util
-import re
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -199,20 +198,22 @@ def test_every_equivalent_mutant_exists_and_says_why() -> None:
     assert all(reason.strip() for reason in equivalents.values())
 
 
-def test_a_glob_entry_covers_its_family_and_is_stale_when_it_matches_nothing() -> None:
-    ids = ["engine/reasons.py:fmt:incr:1", "engine/reasons.py:catalog:stmt:2", "engine/trick.py:T.f:cmp:1"]
-    equivalents = {"engine/reasons.py:*": "words only", "engine/trick.py:T.f:cmp:1": "exact", "engine/gone.py:*": "x"}
-    assert tool.reason_for(ids[0], equivalents) == "words only"
-    assert tool.reason_for(ids[2], equivalents) == "exact"
-    assert tool.reason_for("engine/trick.py:T.f:cmp:2", equivalents) is None
-    assert tool.stale_entries(equivalents, ids) == ["engine/gone.py:*"]
-
-
-def test_an_entry_without_a_reason_is_refused(tmp_path: Path) -> None:
+def test_the_equivalents_file_is_groups_of_exact_ids_each_with_a_reason(tmp_path: Path) -> None:
     path = tmp_path / "eq.yaml"
-    path.write_text('"engine/reasons.py:*": "  "\n', encoding="utf-8")
-    with pytest.raises(ValueError, match=re.escape("no reason given for engine/reasons.py:*")):
-        tool.load_equivalents(path)
+    path.write_text(
+        "- {reason: words only, mutants: [a:f:cmp:1, a:f:cmp:2]}\n- {reason: exact, mutants: [b:g:stmt:1]}\n"
+    )
+    assert tool.load_equivalents(path) == {"a:f:cmp:1": "words only", "a:f:cmp:2": "words only", "b:g:stmt:1": "exact"}
+    assert tool.stale_entries(tool.load_equivalents(path), ["a:f:cmp:1", "b:g:stmt:1"]) == ["a:f:cmp:2"]
+    for bad, says in (
+        ("- {reason: '  ', mutants: [a:f:cmp:1]}", "gives no reason"),
+        ("- {reason: x, mutants: []}", "must be a list of ids"),
+        ("- {reason: x, mutants: [a]}\n- {reason: y, mutants: [a]}", "a is listed twice"),
+        ("{a: x}", "must be a list of groups"),
+    ):
+        path.write_text(bad)
+        with pytest.raises(ValueError, match=says):
+            tool.load_equivalents(path)
 
 
 # One per room the protocol goes through; each one's kill is certain. The server's one breaks the
@@ -247,7 +248,7 @@ def test_the_score_counts_equivalents_apart_and_reports_a_listed_mutant_that_is_
         tool.Outcome(mutants[2].id, tool.SURVIVED),
         tool.Outcome(mutants[3].id, tool.KILLED, "TIMEOUT", "VT-0002", "vitou/1.1.0"),
     ]
-    equivalents = {mutants[2].id: "it only saves work", mutants[3].id[:-1] + "*": "it only saves work"}
+    equivalents = {mutants[2].id: "it only saves work", mutants[3].id: "it only saves work"}
     tool.judge(outcomes, equivalents)
     extra = {"cases": 2, "jobs": 1, "seconds": 1.0, "seconds_per_mutant": 0.25, "stale": ["gone:f:cmp:1"]}
     doc = tool.report_json(mutants, {"m.py": SOURCE.encode()}, outcomes, equivalents, extra)

@@ -96,39 +96,41 @@ def generate(modules: Sequence[str]) -> tuple[list[Mutant], dict[str, bytes]]:
 
 
 def load_equivalents(path: Path = EQUIVALENT_FILE) -> dict[str, str]:
-    """The mutants shown equivalent: id or glob -> why no protocol answer can change; ValueError when malformed."""
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else {}
-    data = {} if data is None else data
-    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
-        raise ValueError(
-            f"{path.name} must map each mutant id (or glob) to the reason, a sentence, why it is equivalent"
-        )
-    blank = [k for k, v in data.items() if not v.strip()]
-    if blank:
-        raise ValueError(f"{path.name}: no reason given for {', '.join(blank)}")
-    return data
+    """The mutants shown equivalent: id -> why no output can change; ValueError when malformed.
+
+    The file is a list of groups, each a reason (a sentence) and the exact ids it covers. Ids, never patterns:
+    a pattern would also cover a mutant of the same function that a case kills, and since listed mutants are
+    not run by default, that mutant would be counted equivalent unseen.
+    """
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else []
+    data = [] if data is None else data
+    if not isinstance(data, list):
+        raise ValueError(f"{path.name} must be a list of groups, each with a reason and its mutants")
+    out: dict[str, str] = {}
+    for i, group in enumerate(data):
+        if not isinstance(group, dict) or set(group) != {"reason", "mutants"}:
+            raise ValueError(f"{path.name}: group {i} must have exactly a reason and a list of mutants")
+        reason, ids = group["reason"], group["mutants"]
+        if not isinstance(reason, str) or not reason.strip():
+            raise ValueError(f"{path.name}: group {i} gives no reason")
+        if not isinstance(ids, list) or not ids or not all(isinstance(x, str) for x in ids):
+            raise ValueError(f"{path.name}: group {i}'s mutants must be a list of ids")
+        for ident in ids:
+            if ident in out:
+                raise ValueError(f"{path.name}: {ident} is listed twice")
+            out[ident] = reason
+    return out
 
 
 def reason_for(ident: str, equivalents: Mapping[str, str]) -> str | None:
-    """Why the mutant is equivalent: its own entry, else the first glob entry that matches its id; None if neither.
-
-    Globs (``engine/reasons.py:*``) let one sentence cover a family of mutants that are equivalent for one reason.
-    """
-    if ident in equivalents:
-        return equivalents[ident]
-    return next((v for k, v in equivalents.items() if _is_glob(k) and fnmatch.fnmatchcase(ident, k)), None)
-
-
-def _is_glob(key: str) -> bool:
-    return any(c in key for c in "*?[")
+    """Why the mutant is equivalent, or None when it is not listed."""
+    return equivalents.get(ident)
 
 
 def stale_entries(equivalents: Mapping[str, str], known: Sequence[str]) -> list[str]:
-    """The entries that name no mutant: an id that does not exist, or a glob that matches none."""
+    """The listed ids that name no mutant (the code moved: the id must be found again, or dropped)."""
     ids = set(known)
-    return sorted(
-        k for k in equivalents if not (k in ids or (_is_glob(k) and any(fnmatch.fnmatchcase(i, k) for i in ids)))
-    )
+    return sorted(k for k in equivalents if k not in ids)
 
 
 def sample(mutants: list[Mutant], n: int, seed: int) -> list[Mutant]:
