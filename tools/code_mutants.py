@@ -33,6 +33,7 @@ import queue
 import random
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -560,6 +561,8 @@ def select(args: argparse.Namespace) -> tuple[list[Mutant], dict[str, bytes], li
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # Stopped with SIGTERM, unwind as for Ctrl-C: the workers' copies and adapters go with the run.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     args = parse_args(argv)
     try:
         mutants, sources, stale = select(args)
