@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
-from vitou_ref.engine.actions import ACTION_TYPES, Malformed, Play, action_from_json
+from vitou_ref.engine.actions import Action, Malformed, Play, action_from_json
 from vitou_ref.engine.tables import Tables
 from vitou_ref.kit.suite import load_suite
 from vitou_ref.protocol.server import match_from_setup, run_case
@@ -128,7 +128,7 @@ def _broken(t: Tables, setup: Any, before: list[Any], raw: Any) -> list[str]:
                 action = action_from_json(fixed)
             except Malformed as again:
                 return out + ([again.code] if again.code != "ACTION_MALFORMED" else [])
-    assert isinstance(action, ACTION_TYPES)
+    assert isinstance(action, Action)
     return out + [c for c in match.broken_codes(action) if c not in out]
 
 

@@ -126,7 +126,6 @@ class Signal:
 
 
 Action = Play | Raise | Refuse | PlayHand | DeclineHand | Pass | CallPlay | Signal
-ACTION_TYPES: tuple[type, ...] = (Play, Raise, Refuse, PlayHand, DeclineHand, Pass, CallPlay, Signal)
 
 
 class Malformed(Exception):

@@ -176,9 +176,6 @@ class DealSource:
     def position(self) -> int:
         return self._pos
 
-    def remaining(self) -> int | None:
-        return None if self._given is None else len(self._given) - self._pos
-
     def clone(self) -> DealSource:
         other = DealSource(self._t, self._given, None)
         other._pos = self._pos

@@ -193,9 +193,6 @@ class Tables:
     def card(self, cid: int) -> Card:
         return ALL_CARDS[cid]
 
-    def bid_name(self, level: int) -> int | str | None:
-        return self.bid_tokens[level]
-
 
 def tables_for(rules: Ruleset) -> Tables:
     """The compiled tables of a ruleset, built once and kept with it."""
