@@ -1,9 +1,10 @@
 """Run inside a copy of the package: outputs the protocol cases do not show (audit, spec check, limits), as JSON.
 
 tools/code_mutants.py copies this file into each worker's copy of vitou_ref and runs it there, so that the
-copy's (mutated) vitou_ref is the one imported: ``python code_mutants_probe.py PLAN.json`` reads a list of
+copy's (mutated) vitou_ref is the one imported: ``python code_mutants_probe.py PLAN.json [I,J,...]`` reads a list of
 argument lists for ``vitou``, each run in this process, and of ``{"adapter": [[limit, n], ...]}`` items (lines
-at the reference adapter's own limits) and ``{"adapter_file": PATH}`` items (lines in a file), sent to it; it prints one JSON list of {exit, out} in the same order. A
+at the reference adapter's own limits, after the lines of the file ``adapter_file``), sent to it; runs only the
+runs at those indices when given; it prints one JSON list of {exit, out} in the same order. A
 mutant whose list differs from the unmutated copy's is killed.
 """
 
@@ -61,14 +62,17 @@ def probe(plan: list[Any]) -> list[dict[str, Any]]:
 
 
 def _lines(item: dict[str, Any]) -> bytes:
+    """The lines of the file, then each limit line followed by a start, which must be answered."""
+    data = b""
     if "adapter_file" in item:
         with open(item["adapter_file"], "rb") as f:
-            return f.read()
-    # each limit line followed by a start, which must be answered
-    return b"".join(limit_line(kind, n) + b"\n" + f"{START}}}\n".encode() for kind, n in item["adapter"])
+            data = f.read()
+    return data + b"".join(limit_line(kind, n) + b"\n" + f"{START}}}\n".encode() for kind, n in item.get("adapter", []))
 
 
 if __name__ == "__main__":
     with open(sys.argv[1], encoding="utf-8") as f:
         runs = json.load(f)
+    if len(sys.argv) > 2:  # only these runs, by index
+        runs = [runs[int(i)] for i in sys.argv[2].split(",") if i]
     sys.stdout.write(json.dumps(probe(runs)) + "\n")
