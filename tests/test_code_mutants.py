@@ -291,3 +291,10 @@ def test_the_probe_writes_every_broken_rules_file_and_spec_check_refuses_each(tm
     assert len(paths) == len(entries) + len(missing) and len(entries) >= 30 and len(missing) >= 30
     for path, entry in zip(paths, entries + [{"name": r, "code": "RULE_MISSING"} for r, _ in missing], strict=True):
         assert main(["spec", "check", str(path)]) == (0 if entry["code"] is None else 1), entry["name"]
+
+
+def test_the_probe_runs_spec_check_only_for_the_rules_modules(tmp_path: Path) -> None:
+    runs = [["audit", "d.yaml"], ["spec", "check", "a.yaml"], {"adapter": [["depth", 64]]}]
+    probe_ = tool.Probe(runs, tmp_path / "plan.json")
+    assert probe_.indices("rules/settings.py") == [0, 1, 2]
+    assert probe_.indices("engine/trick.py") == [0, 2]
