@@ -41,6 +41,8 @@ def limit_line(kind: str, n: int) -> bytes:
     if kind == "length":  # n bytes, the newline not counted: trailing spaces are JSON whitespace
         head = f"{START}}}".encode()
         return head + b" " * (n - len(head))
+    if kind == "cmdlen":  # an unknown command of n letters: a message quotes at most 40 characters of a value
+        return ('{"cmd":"' + "x" * n + '","seq":3}').encode()
     if kind == "cmd":  # an unknown command of n characters, some of them not printable: the message is cut
         return ('{"cmd":"' + "\\u0007é" * n + '","seq":2}').encode()
     raise ValueError(f"unknown limit {kind!r}")
