@@ -246,6 +246,7 @@ def build_probe(where: Path, plan_parts: list[Part]) -> Probe:
                 out.writelines(x.to_bytes(ruleset) for x in ecase.lines if x.kind != "fill")
     limits = [["depth", 64], ["depth", 65], ["digits", 4300], ["digits", 4301], ["cmd", 200]]
     limits += [["cmdlen", 38], ["cmdlen", 39], ["cmdlen", 40], ["cmdlen", 41]]  # quoted: 40 and 41 characters
+    limits += [["cmdodd", 1], ["cmdodd", 3]]
     limits += [["length", 16 * 1024 * 1024], ["length", 16 * 1024 * 1024 + 1]]
     runs.append({"adapter_file": str(lines), "adapter": limits})
     runs.append(["spec", "check", "--format", "json", *map(str, write_broken_rules(where))])

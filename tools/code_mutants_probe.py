@@ -43,6 +43,8 @@ def limit_line(kind: str, n: int) -> bytes:
         return head + b" " * (n - len(head))
     if kind == "cmdlen":  # an unknown command of n letters: a message quotes at most 40 characters of a value
         return ('{"cmd":"' + "x" * n + '","seq":3}').encode()
+    if kind == "cmdodd":  # an unknown command of C1 controls, line separators and a lone surrogate, n times
+        return ('{"cmd":"' + "\\u0085\\u2028\\u007f\\ud800" * n + '","seq":4}').encode()
     if kind == "cmd":  # an unknown command of n characters, some of them not printable: the message is cut
         return ('{"cmd":"' + "\\u0007é" * n + '","seq":2}').encode()
     raise ValueError(f"unknown limit {kind!r}")
