@@ -49,7 +49,6 @@ class Tables:
             for seat in side.seats:
                 side_of[self.seat_index[seat]] = si
         self.side_of = tuple(side_of)
-        self.side_seats = tuple(tuple(self.seat_index[s] for s in side.seats) for side in p.sides)
 
         # Seats are listed clockwise, and the seat on a player's left is the
         # next one clockwise; "next" in the rules is whichever way play goes.

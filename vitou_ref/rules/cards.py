@@ -62,5 +62,4 @@ class Card:
 
 ALL_CARDS: tuple[Card, ...] = tuple(Card(r, s) for r in _RANKS for s in _SUITS)
 _BY_TEXT = {str(c): c for c in ALL_CARDS}
-CARD_BY_ID: tuple[Card, ...] = ALL_CARDS
 assert all(c.id == i for i, c in enumerate(ALL_CARDS))
