@@ -128,6 +128,7 @@ def register(pid: int, token: str) -> Supervised:
 def _doomed(s: Supervised, procs: list[_Proc]) -> set[int]:
     """The processes that belong to ``s``: its tree, its group and session, its token, the orphans since it started."""
     me = os.getpid()
+    mine = os.getsid(0)
     with _lock:
         others = {pid for pid in _live if pid != s.pid}
     children: dict[int, list[int]] = {}
@@ -147,8 +148,11 @@ def _doomed(s: Supervised, procs: list[_Proc]) -> set[int]:
             continue
         if p.pgrp == s.pid or p.session == s.pid:
             found.add(p.pid)
-        elif p.ppid == me and p.start >= s.started and _state["subreaper"]:
-            found.add(p.pid)  # an orphan re-parented to the harness while this implementation ran
+        elif p.ppid == me and p.start >= s.started and _state["subreaper"] and p.session != mine:
+            # An orphan re-parented to the harness while this implementation ran. A child that shares the
+            # harness's session is the harness's own (another thread's subprocess): the implementation runs
+            # in a session of its own, and nothing it starts can join the harness's.
+            found.add(p.pid)
         elif p.start >= s.started and _has_token(p.pid, token):
             found.add(p.pid)
     # A descendant of the orphans found (an orphan's own children) goes too.
