@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import reprlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import jsonschema
@@ -164,16 +164,25 @@ def validate_rules(doc: Document) -> list[Problem]:
     return validate(doc, "rules")
 
 
-@functools.cache
-def _shallow_rules_validator() -> jsonschema.protocols.Validator:
+def _shallow(name: str, loosen: Callable[[dict[str, Any]], None]) -> jsonschema.protocols.Validator:
+    """A validator of a copy of the shipped schema ``name``, loosened where its items are checked apart.
+
+    ``loosen`` edits the copy so that those places take any object; the loader checks each distinct value
+    there once instead (validate_rules, validate_items): the same verdict, without the repeats.
+    """
     import copy
 
     registry = _registry()
-    schema = copy.deepcopy(registry.contents(schema_id("rules")))
-    schema["$id"] = schema_id("rules-shallow")
-    schema["properties"]["clauses"]["items"] = {"type": "object"}
+    schema = copy.deepcopy(registry.contents(schema_id(name)))
+    schema["$id"] = schema_id(f"{name}-shallow")
+    loosen(schema)
     cls = jsonschema.validators.validator_for(schema)
     return cls(schema, registry=registry)
+
+
+@functools.cache
+def _shallow_rules_validator() -> jsonschema.protocols.Validator:
+    return _shallow("rules", lambda s: s["properties"]["clauses"].update(items={"type": "object"}))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -189,17 +198,13 @@ def shallow_fixture_validator() -> jsonschema.protocols.Validator:
     protocol's schemas instead (validate_items): the same verdict as the full
     schema, without validating the same action hundreds of times.
     """
-    import copy
 
-    registry = _registry()
-    schema = copy.deepcopy(registry.contents(schema_id("fixture")))
-    schema["$id"] = schema_id("fixture-shallow")
-    props = schema["$defs"]["step"]["then"]["properties"]
-    props["events"] = {"type": "array", "items": {"type": "object"}}
-    props["legal"] = {"type": "array", "items": {"type": "object"}}
-    schema["$defs"]["expect"]["oneOf"][0]["properties"]["legal"] = {"type": "array", "items": {"type": "object"}}
-    cls = jsonschema.validators.validator_for(schema)
-    return cls(schema, registry=registry)
+    def loosen(schema: dict[str, Any]) -> None:
+        objects = {"type": "array", "items": {"type": "object"}}
+        props = schema["$defs"]["step"]["then"]["properties"]
+        props["events"] = props["legal"] = schema["$defs"]["expect"]["oneOf"][0]["properties"]["legal"] = objects
+
+    return _shallow("fixture", loosen)
 
 
 @functools.cache
