@@ -302,11 +302,15 @@ def test_ruleset_loading_is_thread_safe(monkeypatch: pytest.MonkeyPatch) -> None
 
 
 def test_a_cycle_among_shipped_profiles_names_its_chain(monkeypatch: pytest.MonkeyPatch) -> None:
-    index = dict(_registry._index())
+    index = dict(_registry._headers())
+    docs = {}
     for me, base in (("loop-a", "loop-b"), ("loop-b", "loop-a")):
         text = PROFILE.replace("id: vitou-partners-tie", f"id: {me}").replace("vitou/1.0.0", f"{base}/1.0.0")
-        index[f"{me}/1.0.0"] = (Path(f"{me}.yaml"), load_text(text, f"spec/profiles/{me}.yaml"))
-    monkeypatch.setattr(_registry, "_index", lambda: index)
+        index[f"{me}/1.0.0"] = f"{me}.yaml"
+        docs[f"{me}/1.0.0"] = load_text(text, f"spec/profiles/{me}.yaml")
+    real_document = _registry._document
+    monkeypatch.setattr(_registry, "_headers", lambda: index)
+    monkeypatch.setattr(_registry, "_document", lambda name: docs.get(name) or real_document(name))
     monkeypatch.setattr(_registry, "_LOADED", {})
     with pytest.raises(InputError) as err:
         load_ruleset("loop-a/1.0.0")

@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from ..rules.cache import memo
 from ..rules.data import data_dir
 from ..rules.errors import InputError
 from ..rules.model import freeze
 from ..rules.problems import Problem
-from ..rules.registry import shipped_names
+from ..rules.registry import shipped_names, spec_digest
 from ..rules.versions import concrete_names
-from ..rules.yamlsafe import load_path
+from ..rules.yamlsafe import load_path, load_text, read_path
 from .envelope import EnvelopeCase, envelope_cases
-from .fixtures import Case, cases_of, load_fixture_doc
+from .fixtures import MAX_FIXTURE_BYTES, Case, cases_of
 
 C = TypeVar("C", Case, EnvelopeCase)
 
@@ -103,13 +105,19 @@ def load_suite(path: str | os.PathLike[str] | None = None) -> Suite:
     for f in files:
         display = _display(f, base)
         try:
-            doc = load_fixture_doc(f, display)
-            if isinstance(doc.data, dict) and "envelope" in doc.data:
-                envelope.extend(envelope_cases(doc, display))
-            else:
-                cases.extend(cases_of(doc, f, display))
+            raw = read_path(os.fspath(f), max_bytes=MAX_FIXTURE_BYTES, display=display)
+            # A file's cases are a function of its bytes, its name and the shipped
+            # rules: parsed and validated once, then read back from the disk cache.
+            parts: list[bytes | str] = [spec_digest(), display, f.stem, raw]
+            found = memo("cases", parts, functools.partial(_file_cases, raw, f, display), tuple)
         except InputError as exc:
             problems.extend(exc.problems)
+            continue
+        for c in found:
+            if isinstance(c, EnvelopeCase):
+                envelope.append(c)
+            else:
+                cases.append(c)
     retired = _retired(base) if root.is_dir() else {}
     seen: dict[str, Case | EnvelopeCase] = {}
     every: list[Case | EnvelopeCase] = [*cases, *envelope]
@@ -128,6 +136,11 @@ def load_suite(path: str | os.PathLike[str] | None = None) -> Suite:
                     "CASE_RETIRED_ID", f"{c.id} was retired ({retired[c.id]}); ids are never reused", c.source, c.line
                 )
             )
+    if not files:
+        # A directory with no case in it certifies nothing: most likely the wrong directory.
+        # (A case file holds at least one case: the fixture schema says so.)
+        message = "no case file (.yaml, .yml or .json) under it; a suite needs at least one case"
+        problems.append(Problem("SUITE_EMPTY", message, os.fspath(root)))
     if problems:
         raise InputError(problems)
     return Suite(
@@ -138,6 +151,14 @@ def load_suite(path: str | os.PathLike[str] | None = None) -> Suite:
         tuple(rules_files),
         tuple(envelope),
     )
+
+
+def _file_cases(raw: bytes, path: Path, display: str) -> tuple[Case | EnvelopeCase, ...]:
+    """The cases of one fixture file: envelope cases if its top level has ``envelope``, else conformance cases."""
+    doc = load_text(raw, display, max_bytes=MAX_FIXTURE_BYTES)
+    if isinstance(doc.data, dict) and "envelope" in doc.data:
+        return tuple(envelope_cases(doc, display))
+    return tuple(cases_of(doc, path, display))
 
 
 def _display(path: Path, base: Path) -> str:

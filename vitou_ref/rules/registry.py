@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import re
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from .cache import memo
 from .data import data_dir
 from .errors import InputError, UnknownRuleset
-from .load import build_ruleset
 from .model import Ruleset
 from .problems import Problem
-from .schema import validate_rules
-from .yamlsafe import Document, load_path, load_text
+
+if TYPE_CHECKING:
+    from .yamlsafe import Document
+
+# The YAML reader, the schemas and the builder are imported where a document
+# is read: a start that finds its rulesets in the disk cache never needs them.
 
 MAX_RULES_BYTES = 1024 * 1024
 
@@ -34,6 +39,9 @@ def ruleset_from_document(doc: Document, *, strict: bool = True) -> Ruleset:
         from .profile import resolve_profile  # a profile resolves against its base
 
         return resolve_profile(doc, load_named, strict=strict)
+    from .load import build_ruleset
+    from .schema import validate_rules
+
     problems = validate_rules(doc)
     if problems:
         raise InputError(problems)
@@ -41,10 +49,14 @@ def ruleset_from_document(doc: Document, *, strict: bool = True) -> Ruleset:
 
 
 def load_rules_file(path: str | os.PathLike[str], *, display: str | None = None, strict: bool = True) -> Ruleset:
+    from .yamlsafe import load_path
+
     return ruleset_from_document(load_path(os.fspath(path), max_bytes=MAX_RULES_BYTES, display=display), strict=strict)
 
 
 def load_rules_text(text: str | bytes, source: str = "<rules>", *, strict: bool = True) -> Ruleset:
+    from .yamlsafe import load_text
+
     return ruleset_from_document(load_text(text, source, max_bytes=MAX_RULES_BYTES), strict=strict)
 
 
@@ -56,13 +68,31 @@ def _display(path: Path) -> str:
         return path.name
 
 
-@functools.cache
-def _index() -> dict[str, tuple[Path, Document]]:
-    """The shipped rulesets by name, read from each file's header; base rules first."""
+def _spec_files() -> list[Path]:
     spec = data_dir("spec")
-    found: dict[str, tuple[Path, Document]] = {}
-    for path in sorted(spec.glob("*.yaml")) + sorted((spec / "profiles").glob("*.yaml")):
-        doc = load_path(os.fspath(path), max_bytes=MAX_RULES_BYTES, display=_display(path))
+    return sorted(spec.glob("*.yaml")) + sorted((spec / "profiles").glob("*.yaml"))
+
+
+@functools.cache
+def spec_digest() -> bytes:
+    """A digest of every shipped rules file and schema: what a loaded ruleset or case depends on besides its own bytes."""
+    h = hashlib.sha256()
+    for path in [*_spec_files(), *sorted(data_dir("schema").rglob("*.json"))]:
+        data = path.read_bytes()
+        h.update(f"{path.parent.name}/{path.name}|{len(data)}|".encode() + data)
+    return h.digest()
+
+
+@functools.cache
+def _headers() -> dict[str, str]:
+    """The shipped rulesets' names and their files, base rules first; read once, then kept in the disk cache."""
+    return memo("spec-index", [spec_digest()], _read_headers, dict)
+
+
+def _read_headers() -> dict[str, str]:
+    found: dict[str, str] = {}
+    for path in _spec_files():
+        doc = _document_at(path)
         head = doc.data.get("ruleset") or doc.data.get("profile") if isinstance(doc.data, dict) else None
         if (
             not isinstance(head, dict)
@@ -76,8 +106,20 @@ def _index() -> dict[str, tuple[Path, Document]]:
                     )
                 ]
             )
-        found[f"{head['id']}/{head['version']}"] = (path, doc)
+        # Relative: the same spec may be installed in more than one place, and share an entry.
+        found[f"{head['id']}/{head['version']}"] = path.relative_to(data_dir("spec")).as_posix()
     return found
+
+
+@functools.cache
+def _document_at(path: Path) -> Document:
+    from .yamlsafe import load_path
+
+    return load_path(os.fspath(path), max_bytes=MAX_RULES_BYTES, display=_display(path))
+
+
+def _document(name: str) -> Document:
+    return _document_at(data_dir("spec") / _headers()[name])
 
 
 _LOADED: dict[str, Ruleset] = {}
@@ -99,7 +141,7 @@ def _load_shipped(name: str) -> Ruleset:
         if name in _LOADING:
             chain = " -> ".join([*_LOADING[_LOADING.index(name) :], name])
             # Located at the 'extends' that closes the cycle.
-            closing = _index()[_LOADING[-1]][1]
+            closing = _document(_LOADING[-1])
             raise InputError(
                 [
                     closing.problem(
@@ -111,7 +153,14 @@ def _load_shipped(name: str) -> Ruleset:
             )
         _LOADING.append(name)
         try:
-            rules = ruleset_from_document(_index()[name][1])
+            # The compiled ruleset is kept on disk: a start reads it back instead of
+            # parsing and validating the YAML again (a profile loads its base the same way).
+            rules = memo(
+                "ruleset",
+                [spec_digest(), name, _headers()[name]],
+                lambda: ruleset_from_document(_document(name)),
+                Ruleset,
+            )
         finally:
             _LOADING.pop()
         _LOADED[name] = rules
@@ -120,7 +169,8 @@ def _load_shipped(name: str) -> Ruleset:
 
 def shipped() -> dict[str, Path]:
     """Every ruleset shipped with the package, by name, base rules first."""
-    return {name: path for name, (path, _) in _index().items()}
+    spec = data_dir("spec")
+    return {name: spec / path for name, path in _headers().items()}
 
 
 def shipped_names() -> list[str]:
