@@ -10,10 +10,11 @@ from typing import Any
 
 from ..engine.tables import tables_for
 from ..rules.errors import InputError, UnknownRuleset
+from ..rules.files import read_path
 from ..rules.model import Ruleset
 from ..rules.problems import Problem
 from ..rules.schema import validate
-from ..rules.yamlsafe import Document, load_text, read_path
+from ..rules.yamlsafe import Document, load_text
 from .notation import parse_notation, to_notation
 
 MAX_RECORD_BYTES = 1024 * 1024

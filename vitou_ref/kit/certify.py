@@ -11,7 +11,6 @@ from typing import Any
 from ..protocol.client import PROTOCOL_MINOR, Client, Fault
 from ..protocol.connection import DEFAULT_MAX_LINE, Connection
 from ..protocol.wire import printable
-from ..rules.schema import first_error
 from .compare import Difference, compare, shape_problem
 from .envelope import NONE, EnvelopeCase, judge_answer, judge_sentinel, sentinel
 from .fixtures import Case
@@ -286,6 +285,8 @@ class Certifier:
             return CaseResult(case, ruleset, ERRORED, f"{exc.kind}: {exc.message}", fault=fault_class(exc.kind))
         expect = case.expectation(ruleset)
         if self.opt.validate_protocol:
+            from ..rules.schema import first_error  # jsonschema is imported only when answers are validated
+
             schema = "protocol/errored-response" if response.get("errored") is True else "protocol/run-response"
             broken = first_error(response, schema)
             if broken is not None:

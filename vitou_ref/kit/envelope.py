@@ -8,15 +8,16 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..protocol import wire as _wire
 from ..rules.errors import InputError
 from ..rules.model import freeze, thaw
 from ..rules.registry import shipped_names
-from ..rules.schema import validate
 from ..rules.versions import Ref, concrete_names, parse_ref
-from ..rules.yamlsafe import Document
+
+if TYPE_CHECKING:
+    from ..rules.yamlsafe import Document
 
 RULESET = "$ruleset"  # in a json line (a string) or a text line (anywhere), the name of the ruleset the case runs under
 MAX_MESSAGE = 1000  # characters of an errored answer's message (docs/protocol.md, Answers)
@@ -100,6 +101,8 @@ class EnvelopeCase:
 
 def envelope_cases(doc: Document, name: str) -> list[EnvelopeCase]:
     """The envelope cases of a loaded file (one whose top level has ``envelope``); InputError otherwise."""
+    from ..rules.schema import validate  # as for the cases: not needed when the suite comes from the cache
+
     problems = validate(doc, "envelope")
     if problems:
         raise InputError(problems)

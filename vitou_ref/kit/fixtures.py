@@ -8,15 +8,16 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..rules.errors import InputError
 from ..rules.model import freeze, thaw
 from ..rules.problems import Problem
 from ..rules.registry import shipped_names
-from ..rules.schema import shallow_fixture_validator, validate_items, validate_with
 from ..rules.versions import Ref, concrete_names, parse_ref
-from ..rules.yamlsafe import Document, load_path
+
+if TYPE_CHECKING:
+    from ..rules.yamlsafe import Document
 
 MAX_FIXTURE_BYTES = 4 * 1024 * 1024
 
@@ -190,11 +191,16 @@ def load_cases_file(path: str | os.PathLike[str], display: str | None = None) ->
 
 
 def load_fixture_doc(path: str | os.PathLike[str], name: str) -> Document:
+    from ..rules.yamlsafe import load_path
+
     return load_path(os.fspath(path), max_bytes=MAX_FIXTURE_BYTES, display=name)
 
 
 def cases_of(doc: Document, path: str | os.PathLike[str], name: str) -> list[Case]:
     """The cases of a loaded fixture file; InputError listing every located problem."""
+    # The schemas are imported here: a suite read back from the disk cache needs none of them.
+    from ..rules.schema import shallow_fixture_validator, validate_items, validate_with
+
     problems = validate_with(doc, shallow_fixture_validator())
     if not problems:
         problems = validate_items(doc, list(_expected_items(doc.data)))

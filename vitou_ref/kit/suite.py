@@ -13,11 +13,11 @@ from typing import TypeVar
 from ..rules.cache import memo
 from ..rules.data import data_dir
 from ..rules.errors import InputError
+from ..rules.files import read_path
 from ..rules.model import freeze
 from ..rules.problems import Problem
 from ..rules.registry import shipped_names, spec_digest
 from ..rules.versions import concrete_names
-from ..rules.yamlsafe import load_path, load_text, read_path
 from .envelope import EnvelopeCase, envelope_cases
 from .fixtures import MAX_FIXTURE_BYTES, Case, cases_of
 
@@ -61,6 +61,8 @@ def _retired(root: Path) -> dict[str, str]:
         path = root.parent / "retired.yaml"
         if not path.exists():
             return {}
+    from ..rules.yamlsafe import load_path
+
     doc = load_path(os.fspath(path), display=path.name)
     data = doc.data
     if not isinstance(data, dict) or not isinstance(data.get("retired", []), list):
@@ -155,6 +157,8 @@ def load_suite(path: str | os.PathLike[str] | None = None) -> Suite:
 
 def _file_cases(raw: bytes, path: Path, display: str) -> tuple[Case | EnvelopeCase, ...]:
     """The cases of one fixture file: envelope cases if its top level has ``envelope``, else conformance cases."""
+    from ..rules.yamlsafe import load_text  # only on a miss of the disk cache
+
     doc = load_text(raw, display, max_bytes=MAX_FIXTURE_BYTES)
     if isinstance(doc.data, dict) and "envelope" in doc.data:
         return tuple(envelope_cases(doc, display))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -192,6 +193,7 @@ class Ref:
         return self.text
 
 
+@functools.lru_cache(maxsize=4096)  # asked for every case and ruleset of a suite
 def split_name(name: str) -> tuple[str, Version] | None:
     """The id and version of a concrete ruleset name ``id/X.Y.Z``; None for anything else."""
     rid, sep, version = name.partition("/")
