@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..protocol.wire import canonical
 from ..rules.errors import InputError
 from ..rules.model import freeze, thaw
 from ..rules.problems import Problem
@@ -20,10 +21,6 @@ if TYPE_CHECKING:
     from ..rules.yamlsafe import Document
 
 MAX_FIXTURE_BYTES = 4 * 1024 * 1024
-
-
-def _legal_key(action: Any) -> str:
-    return json.dumps(action, sort_keys=True, separators=(",", ":"))
 
 
 @dataclass(frozen=True)
@@ -40,7 +37,12 @@ class StepExpect:
 
     @functools.cached_property
     def plain_legal_set(self) -> list[Any] | None:
-        return None if self.legal is None else sorted(thaw(self.legal), key=_legal_key)
+        return None if self.legal is None else sorted(thaw(self.legal), key=canonical)
+
+    @functools.cached_property
+    def legal_canon(self) -> list[str] | None:
+        """The legal set as sorted canonical texts: what an answer's set is compared with."""
+        return None if self.legal is None else sorted(canonical(a) for a in thaw(self.legal))
 
     def to_json(self) -> dict[str, Any]:
         if self.error is not None:
@@ -64,7 +66,12 @@ class Expectation:
 
     @functools.cached_property
     def plain_legal_set(self) -> list[Any] | None:
-        return None if self.legal is None else sorted(thaw(self.legal), key=_legal_key)
+        return None if self.legal is None else sorted(thaw(self.legal), key=canonical)
+
+    @functools.cached_property
+    def legal_canon(self) -> list[str] | None:
+        """The legal set as sorted canonical texts: what an answer's set is compared with."""
+        return None if self.legal is None else sorted(canonical(a) for a in thaw(self.legal))
 
     def to_json(self) -> dict[str, Any]:
         if self.errored:
