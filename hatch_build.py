@@ -11,6 +11,11 @@ DATA = ("spec", "schema", "conformance")
 
 class CustomBuildHook(BuildHookInterface):  # type: ignore[type-arg]
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+        # The sdist keeps the checkout's layout (spec/ at the top, where the
+        # wheel built from it looks for it); only the wheel moves the data
+        # into the package.
+        if self.target_name != "wheel":
+            return
         # An editable install reads them from the checkout instead; copying
         # them into site-packages would shadow the package being edited.
         if version != "editable":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import ROOT
@@ -305,3 +306,157 @@ def test_every_text_is_translated_from_todays_english(lang: str) -> None:
 
     todo = list(missing([load_ruleset(n) for n in shipped_names()], lang))
     assert not todo, todo[:5]
+
+
+# ------------------------------------------------------------------ Markdown that renders as meant
+
+
+def commonmark_problems(md: str) -> list[str]:
+    """The lines CommonMark would not read as the audit means them, without a Markdown parser.
+
+    An indented line is meant as an item of a list nested in the item above
+    it: CommonMark reads it so only when it starts with a marker exactly at
+    the text of an open item ("3. " is three wide, "- " two). Anywhere else,
+    four spaces start code (after a blank line), or the line runs on into
+    the paragraph above.
+    """
+    problems, columns, blank = [], [], False
+    for no, line in enumerate(md.splitlines(), 1):
+        if not line.strip():
+            blank = True
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        marker = re.match(r" *(?:\d{1,9}\.|-) ", line)
+        if line[indent:].startswith("\t"):
+            problems.append(f"line {no}: a tab: {line!r}")
+        elif indent == 0:
+            columns = [marker.end()] if marker else []
+        elif blank or marker is None or indent not in columns:
+            problems.append(f"line {no}: indented outside a nested item: {line!r}")
+        else:
+            columns = [*columns[: columns.index(indent) + 1], marker.end()]
+        blank = False
+    return problems
+
+
+def test_the_check_sees_what_commonmark_would_misread() -> None:
+    assert commonmark_problems("1. a\n   - b\n     - c\n2. d\n\n- e\n  - f\n") == []
+    assert commonmark_problems("intro\n    because\n")  # runs on into the paragraph
+    assert commonmark_problems("1. a\n   - “x\n\n    y”\n")  # code after a blank line
+    assert commonmark_problems("1. a\n    - b\n")  # not at the item's text
+
+
+def _markdown_parsed(md: str) -> list[Any]:
+    markdown_it = pytest.importorskip("markdown_it")  # optional: the structural check stands without it
+    return list(markdown_it.MarkdownIt("commonmark").parse(md))
+
+
+# A profile may write a clause with line breaks, a blank line and an indented line among them.
+PROFILE = """format: 1
+profile: {id: club-lines, version: 1.0.0, title: Lines, extends: vitou/1.0.0}
+changelog: [{version: 1.0.0, date: "2026-12-01", changes: [First edition.]}]
+decisions: [{topic: Last, decision: Worded in lines., reason: Ours., clauses: [club.not_last]}]
+operations:
+  - replace: bid.not_last
+    with:
+      id: club.not_last
+      section: "03"
+      title: Never last
+      text: |
+        A player last to the trick:
+
+            may not open
+        - nor raise.
+      rule: last_position
+      data: {bids: forbidden}
+"""
+
+
+def test_a_markdown_audit_keeps_every_detail_in_its_item(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Fails before: the clause's lines were printed as they stood, so its indented line became code
+    # and the ruling's other details fell out of its item.
+    profile = tmp_path / "club-lines.yaml"
+    profile.write_text(PROFILE, encoding="utf-8")
+    record = str(DISPUTES / "03-raise-from-last.yaml")
+    for lang in LANGS:
+        assert main(["audit", record, "--ruleset", str(profile), "--format", "markdown", "--lang", lang]) == 1
+        md = capsys.readouterr().out
+        assert commonmark_problems(md) == [], md
+        assert "\u201cA player last to the trick: may not open - nor raise.\u201d" in md
+    assert main(["audit", record, "--ruleset", str(profile)]) == 1  # the text form gives the clause one line too
+    assert "      \u201cA player last to the trick: may not open - nor raise.\u201d\n" in capsys.readouterr().out
+    tokens = _markdown_parsed(md)
+    assert not [t for t in tokens if t.type in ("code_block", "fence")]
+    assert sum(t.type == "list_item_open" and t.level == 1 for t in tokens) == 4  # the four actions, one list
+
+
+def test_a_markdown_comparison_nests_each_reason_under_its_action(capsys: pytest.CaptureFixture[str]) -> None:
+    # Fails before: --format markdown printed the text form, "    because ..." run into one paragraph.
+    args = ["audit", str(DISPUTES / "08-partners-tie.yaml"), "--compare-ruleset", "vitou-partners-tie"]
+    for lang in LANGS:
+        assert main([*args, "--format", "markdown", "--lang", lang]) == 1
+        md = capsys.readouterr().out
+        assert commonmark_problems(md) == [], md
+        assert re.search(r"^- .*\n  - .*pt\.tie, trick\.tie$", md, re.M), md
+    tokens = _markdown_parsed(md)
+    assert not [t for t in tokens if t.type in ("code_block", "fence")]
+    assert [t.level for t in tokens if t.type == "list_item_open"] == [1, 3]  # the action, its reason within
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_every_shipped_dispute_audits_to_markdown_that_renders(capsys: pytest.CaptureFixture[str], name: str) -> None:
+    main(["audit", str(DISPUTES / name), "--continue", "--format", "markdown", "--lang", "ru"])
+    assert commonmark_problems(capsys.readouterr().out) == []
+    main(["audit", str(DISPUTES / name), "--at", "1", "--format", "markdown"])
+    assert commonmark_problems(capsys.readouterr().out) == []
+
+
+# ------------------------------------------------------------------ where a position is in the match
+
+# Dispute 01: South's refusal, the fifth and last action, ends hand 1 (dealer West); the dealer passes
+# to North (deal.rotation), and the record holds no deal for hand 2.
+BETWEEN_HANDS = {
+    "en": "hand 1 is over; hand 2, dealer North, has not been dealt; score North-South 0, East-West 3",
+    "fr": "la main 1 est terminée; la main 2, donneur Nord, n’a pas été donnée; score Nord-Sud 0, Est-Ouest 3",
+    "pt": "a mão 1 terminou; a mão 2, dador Norte, ainda não foi dada; marcador Norte-Sul 0, Este-Oeste 3",
+    "ru": "рука 1 окончена; рука 2, сдающий Север, ещё не сдана; счёт Север-Юг 0, Восток-Запад 3",
+}
+# Dispute 11: hand 2 ends the match (an accepted baraque); no hand, and so no dealer, comes after it.
+MATCH_OVER = {
+    "en": "hand 2 is over; score North-South 0, East-West 12",
+    "fr": "la main 2 est terminée; score Nord-Sud 0, Est-Ouest 12",
+    "pt": "a mão 2 terminou; marcador Norte-Sul 0, Este-Oeste 12",
+    "ru": "рука 2 окончена; счёт Север-Юг 0, Восток-Запад 12",
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_position_after_a_hand_belongs_to_the_next_hand(capsys: pytest.CaptureFixture[str], lang: str) -> None:
+    # Fails before: "hand 1, dealer North": hand 1's number with hand 2's dealer.
+    refusal = str(DISPUTES / "01-section-05-refusal.yaml")
+    assert main(["audit", refusal, "--at", "6", "--lang", lang]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == "  " + BETWEEN_HANDS[lang]
+    assert lines[2] == "  " + catalog(lang)["audit"]["phase.no_deal"]
+    assert main(["audit", refusal, "--at", "5", "--lang", lang]) == 0  # within hand 1, as before
+    hand_1 = catalog(lang)["audit"]["hand"].format(n=1, dealer=catalog(lang)["names"]["seats"]["W"])
+    assert capsys.readouterr().out.splitlines()[1].startswith(f"  {hand_1}; ")
+    main(["audit", str(DISPUTES / "11-baraque-refused-and-accepted.yaml"), "--at", "23", "--lang", lang])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == "  " + MATCH_OVER[lang] and lines[2] == "  " + catalog(lang)["audit"]["phase.match_over"]
+
+
+def test_an_action_after_the_last_deal_is_ruled_in_the_hand_not_dealt(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The audit's own position of a NO_DEAL ruling, and --at's JSON, say it as --at's text does.
+    record = tmp_path / "after.yaml"
+    text = (DISPUTES / "01-section-05-refusal.yaml").read_text(encoding="utf-8")
+    record.write_text(text.replace("S refuse\n", "S refuse N 7H\n"), encoding="utf-8")
+    out = audit_json(capsys, str(record))
+    ruling = out["rulings"][5]
+    assert ruling["code"] == "NO_DEAL"
+    main(["audit", str(record)])
+    assert f"position: {BETWEEN_HANDS['en']}; no deal is left in the record" in capsys.readouterr().out
+    description = audit_json(capsys, str(record), "--at", "6")["description"]
+    assert description == [BETWEEN_HANDS["en"], "no deal is left in the record"]  # once each

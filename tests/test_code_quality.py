@@ -1,4 +1,4 @@
-"""The package passes ruff and mypy --strict, and the generated rules schema is up to date."""
+"""The package passes ruff (lint and format) and mypy --strict, and the generated rules schema is up to date."""
 
 from __future__ import annotations
 
@@ -16,6 +16,11 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_ruff_finds_nothing() -> None:
     proc = _run("ruff", "check", "vitou_ref", "tools", "tests", "hatch_build.py")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_ruff_format_changes_nothing() -> None:
+    proc = _run("ruff", "format", "--check", "vitou_ref", "tools", "tests", "hatch_build.py")
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 

@@ -1,4 +1,4 @@
-"""The pytest plugin: one test per case, in-process or through --vitou-impl."""
+"""The pytest plugin: one test per case, in-process or through --vitou-impl; loaded by its entry point, inert unless asked."""
 
 from __future__ import annotations
 
@@ -6,6 +6,12 @@ import sys
 from pathlib import Path
 
 import pytest
+
+# After each in-process run, pytester puts sys.modules back as it was; an
+# extension module cannot be imported twice, so PyYAML's C loader would then
+# build the nodes of a yaml module that is gone. yaml is imported once, here,
+# before the runs.
+import yaml  # noqa: F401
 
 pytest_plugins = ["pytester"]
 SMALL = str(Path(__file__).parent / "data" / "small_suite.yaml")  # VT-0001..VT-0004
@@ -48,3 +54,64 @@ def test_through_an_implementation_command(pytester: pytest.Pytester) -> None:
     )
     bad.assert_outcomes(passed=2, failed=2)
     bad.stdout.fnmatch_lines(["*VT-0002*", "*final state: expected*"])
+
+
+@pytest.fixture
+def autoload(monkeypatch: pytest.MonkeyPatch) -> None:
+    # pytest loads the plugin through vitou's pytest11 entry point, unless plugin autoloading is off.
+    monkeypatch.delenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", raising=False)
+
+
+@pytest.mark.usefixtures("autoload")
+def test_the_entry_point_loads_it_with_no_conftest_and_no_p(pytester: pytest.Pytester) -> None:
+    (pytester.path / "cases.yaml").write_text(Path(SMALL).read_text(encoding="utf-8"), encoding="utf-8")
+    result = pytester.runpytest("--vitou-impl", f"{sys.executable} -m vitou_ref.adapter", "--vitou-suite", "cases.yaml")
+    result.assert_outcomes(passed=4)
+
+
+@pytest.mark.usefixtures("autoload")
+@pytest.mark.parametrize(
+    ("conftest", "args"),
+    [
+        ("", ["-p", "vitou_ref.pytest_plugin"]),
+        ('pytest_plugins = ["vitou_ref.pytest_plugin"]', []),
+        ('pytest_plugins = ["vitou_ref.pytest_plugin"]', ["-p", "vitou_ref.pytest_plugin"]),
+        ("", ["-p", "no:vitou", "-p", "vitou_ref.pytest_plugin"]),
+    ],
+    ids=["p", "conftest", "conftest-and-p", "no-entry-point-and-p"],
+)
+def test_naming_it_as_well_as_the_entry_point_loads_it_once(
+    pytester: pytest.Pytester, conftest: str, args: list[str]
+) -> None:
+    # The documented ways of naming the plugin, beside the entry point that
+    # loads the same module: pytest refuses a module registered under two names.
+    if conftest:
+        pytester.makeconftest(conftest)
+    result = pytester.runpytest(*args, "--vitou-impl", f"{sys.executable} -m vitou_ref.adapter", "--vitou-suite", SMALL)
+    result.assert_outcomes(passed=4)
+
+
+@pytest.mark.usefixtures("autoload")
+def test_p_no_vitou_turns_it_off(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest("-p", "no:vitou", "--vitou-impl", f"{sys.executable} -m vitou_ref.adapter")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*unrecognized arguments: --vitou-impl*"])
+
+
+@pytest.mark.usefixtures("autoload")
+def test_a_plain_run_gets_no_vitou_test_and_imports_no_kit(pytester: pytest.Pytester) -> None:
+    # A process of its own: this one has imported the kit long ago.
+    pytester.makepyfile(
+        """
+        import sys
+
+        def test_plain():
+            assert "vitou_ref.pytest_plugin" in sys.modules  # the entry point loaded it
+            rooms = ("kit", "protocol", "hunt", "audit", "cli", "testing")
+            heavy = [m for m in sys.modules if m.split(".")[:2] in [["vitou_ref", r] for r in rooms]]
+            assert heavy == []
+        """
+    )
+    result = pytester.runpytest_subprocess("-v")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*collected 1 item*"])

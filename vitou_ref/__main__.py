@@ -2,4 +2,5 @@
 
 from .cli.main import console
 
-console()
+if __name__ == "__main__":  # importing the module (a tool, a test) must not run the command
+    console()

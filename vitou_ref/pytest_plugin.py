@@ -1,28 +1,52 @@
-"""A pytest plugin: one test per conformance case. Enable it with ``-p vitou_ref.pytest_plugin``.
+"""A pytest plugin: one test per conformance case; pytest loads it as ``vitou`` wherever vitou is installed.
 
 Two ways to use it:
 
-* ``pytest -p vitou_ref.pytest_plugin --vitou-impl "COMMAND"`` certifies an
-  implementation speaking protocol v1, one test per case id, with no test code.
+* ``pytest --vitou-impl "COMMAND"`` certifies an implementation speaking
+  protocol v1, one test per case id, with no test code.
 * In-process: a test that takes the ``vitou_case`` fixture is run once per
   case; answer ``vitou_case.request(1, vitou_ruleset)`` with your engine and
   pass the answer to ``vitou_check``.
+
+``-p vitou_ref.pytest_plugin`` and ``pytest_plugins = ["vitou_ref.pytest_plugin"]``
+still work; ``-p no:vitou`` turns the plugin off.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .kit.certify import PASSED, SKIPPED, Certifier, HarnessError, Options, Run
-from .kit.fixtures import Case
-from .kit.suite import Suite
-from .protocol.connection import split_command
-from .testing import assert_conforms, conformance_cases
+# pytest imports this module in every run of every project where vitou is
+# installed: only pytest and the standard library at the top; the kit is
+# imported by the hooks and fixtures that use it.
+if TYPE_CHECKING:
+    from .kit.certify import Certifier, Run
+    from .kit.fixtures import Case
+
+# The plugin's two names: the entry point's, and the module's (-p, pytest_plugins).
+_NAMES = ("vitou", __name__)
+
+
+class _Alias:
+    """Holds the plugin's other name, so that pytest sees it loaded and does not register the module twice."""
+
+
+def pytest_plugin_registered(plugin: object, manager: pytest.PytestPluginManager) -> None:
+    # The entry point registers this module as "vitou", -p and pytest_plugins as
+    # its module name; pytest refuses one module under two names, so whichever
+    # comes first holds the other name too. A blocked name (-p no:vitou) is
+    # left alone.
+    if plugin is not sys.modules[__name__]:
+        return
+    for name in _NAMES:
+        if manager.get_plugin(name) is None and not manager.is_blocked(name):
+            manager.register(_Alias(), name)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -41,6 +65,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "vitou_case" in metafunc.fixturenames:
+        from .testing import conformance_cases
+
         cfg = metafunc.config
         cases = conformance_cases(cfg.getoption("--vitou-ruleset"), cfg.getoption("--vitou-suite"))
         metafunc.parametrize("vitou_case", cases, ids=[c.id for c in cases])
@@ -48,14 +74,13 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 @pytest.fixture(scope="session")
 def vitou_ruleset(pytestconfig: pytest.Config) -> str:
-    from .rules.registry import resolve_name
-
-    name: str = pytestconfig.getoption("--vitou-ruleset")
-    return name if "/" in name else resolve_name(name)
+    return _ruleset_name(pytestconfig)
 
 
 @pytest.fixture
 def vitou_check(vitou_ruleset: str) -> Callable[[Case, Any], None]:
+    from .testing import assert_conforms
+
     def check(case: Case, response: Any) -> None:
         assert_conforms(case, vitou_ruleset, response)
 
@@ -80,6 +105,8 @@ class _ImplItem(pytest.Item):
         self.ruleset = ruleset
 
     def runtest(self) -> None:
+        from .kit.certify import PASSED, SKIPPED
+
         state = self.config.stash[_CERTIFIER]
         result = state.certifier.one(state.run, self.ruleset, self.case)
         if result.outcome == SKIPPED:
@@ -102,6 +129,8 @@ class _CaseFailed(Exception):
 
 class _ImplCollector(pytest.Collector):
     def collect(self) -> list[pytest.Item]:
+        from .testing import conformance_cases
+
         cfg = self.config
         name = _ruleset_name(cfg)
         cases = conformance_cases(name, cfg.getoption("--vitou-suite"))
@@ -129,6 +158,10 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         return  # the plugin costs nothing unless asked to certify
     if not command.strip():
         raise pytest.UsageError("--vitou-impl: the command is empty")
+    from .kit.certify import Certifier, HarnessError, Options, Run
+    from .kit.suite import Suite
+    from .protocol.connection import split_command
+
     for option in ("--vitou-timeout", "--vitou-start-timeout"):
         value = cfg.getoption(option)
         if not (isinstance(value, float) and math.isfinite(value) and value > 0):

@@ -325,12 +325,29 @@ class Words:
         """The score of the ruleset's twenty-point ending, for the words that name it (20 in Vitou)."""
         return tables_for(self.rules).twenty_at
 
+    def summary(self, legal: int, illegal: int, total: int) -> str:
+        """How many actions were legal and illegal, of how many: each count with the words that agree with it."""
+        return self.say(
+            "audit",
+            "summary",
+            legal=self.say("audit", "summary.legal", n=legal),
+            illegal=self.say("audit", "summary.illegal", n=illegal),
+            total=self.say("audit", "summary.total", n=total),
+        )
+
+    def hand(self, p: Position) -> str:
+        """Where in the match a position is: in a hand, between two hands, or after the last one."""
+        if p.phase == "match_over":
+            return self.say("audit", "hand_over", n=p.hand)
+        if p.phase == "no_deal":
+            # The hand is over and the next player deals (deal.rotation): the position is
+            # the next hand's, which no deal of the record starts.
+            due = self.say("audit", "hand_not_dealt", n=p.hand + 1, dealer=Ref("seat", p.dealer))
+            return f"{self.say('audit', 'hand_over', n=p.hand)}; {due}" if p.hand else due
+        return self.say("audit", "hand", n=p.hand, dealer=Ref("seat", p.dealer))
+
     def position(self, p: Position) -> list[str]:
-        lines = [
-            self.say("audit", "hand", n=p.hand, dealer=Ref("seat", p.dealer))
-            + "; "
-            + self.say("audit", "score", score=self.score(p.score))
-        ]
+        lines = [self.hand(p) + "; " + self.say("audit", "score", score=self.score(p.score))]
         if p.phase in ("play", "bid_card", "answer", "awaiting_answer"):
             cards = " ".join(f"{self.seat(s)} {c}" for s, c in p.played) or "-"
             lines.append(self.say("audit", "trick_state", trick=p.trick, leader=Ref("seat", p.leader), cards=cards))

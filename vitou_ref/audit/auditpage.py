@@ -92,7 +92,7 @@ def _game(a: Audit, w: Words) -> list[str]:
 def _summary(a: Audit, w: Words) -> list[str]:
     e = html.escape
     legal = sum(1 for r in a.rulings if r.legal)
-    lines = [w.say("audit", "summary", legal=legal, illegal=len(a.rulings) - legal, total=len(a.record.actions))]
+    lines = [w.summary(legal, len(a.rulings) - legal, len(a.record.actions))]
     winner = w.side(a.final["winner"]) if a.final["winner"] else w.say("words", "nobody")
     lines.append(w.say("audit", "final", score=w.score(a.final["score"]), winner=winner))
     if a.stopped_at is not None:

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..engine.reasons import catalog
 from ..rules.model import Clarification, Clause, Ruleset
+from ..rules.plurals import Forms, is_forms
 
 LANGUAGES = ("en", "fr", "pt", "ru")
 
@@ -82,7 +83,7 @@ def english_texts(rules_list: list[Ruleset]) -> dict[str, str]:
 
     out: dict[str, str] = {}
     for section, value in catalog("en").items():
-        if section not in ("language", "language_name"):
+        if section not in ("language", "language_name", "plural"):
             _flat(section, value, out)
     latest: dict[str, str] = {}  # key under the ruleset id -> its English in the latest version
     for rules in sorted(rules_list, key=lambda r: _version_key(r.version), reverse=True):
@@ -120,7 +121,9 @@ def _versioned(out: dict[str, str], latest: dict[str, str], section: str, name: 
 
 
 def _flat(prefix: str, value: Any, out: dict[str, str]) -> None:
-    if isinstance(value, dict):
+    if isinstance(value, Forms):  # one text, whose forms are translated together
+        out[prefix] = " | ".join(f"{k}: {v}" for k, v in value.items())
+    elif isinstance(value, dict):
         for k, v in value.items():
             _flat(f"{prefix}.{k}", v, out)
     else:
@@ -155,7 +158,8 @@ def _walk(node: Any, rest: str) -> Any:
     return _walk(node.get(head), tail) if tail else None
 
 
-def _complete(key: str, value: Any) -> bool:
+def _complete(key: str, value: Any, forms: list[str]) -> bool:
+    """Whether ``value`` translates ``key`` whole (``forms``: the categories an entry with forms must give)."""
     section = key.partition(".")[0]
     needs = {
         "clauses": ("title", "text"),
@@ -165,7 +169,14 @@ def _complete(key: str, value: Any) -> bool:
     }
     if section in needs:
         return isinstance(value, dict) and all(value.get(x) for x in needs[section])
+    if is_forms(value):
+        return all(value.get(x) for x in forms)
     return value not in (None, "")
+
+
+def _categories(own: dict[str, Any]) -> list[str]:
+    cats = (own.get("plural") or {}).get("categories")
+    return [str(c) for c in cats] if isinstance(cats, list) and cats else ["other"]
 
 
 def missing(rules_list: list[Ruleset], lang: str) -> Iterator[tuple[str, str]]:
@@ -176,8 +187,9 @@ def missing(rules_list: list[Ruleset], lang: str) -> Iterator[tuple[str, str]]:
     path = data_dir("spec") / "i18n" / f"{lang}.yaml"
     own: dict[str, Any] = load_path(str(path)).data if path.exists() else {}
     sources = own.get("sources", {}) or {}
+    forms = _categories(own)
     for key, english in english_texts(rules_list).items():
-        if not _complete(key, _lookup(own, key)):
+        if not _complete(key, _lookup(own, key), forms):
             yield key, english
         elif key in sources and sources[key] != fingerprint(english):
             yield key, f"(the English changed since it was translated) {english}"
@@ -199,8 +211,9 @@ def stamp(rules_list: list[Ruleset], lang: str) -> int:
         else:
             break
     data: dict[str, Any] = load_path(str(path)).data
+    forms = _categories(data)
     data["sources"] = {
-        k: fingerprint(v) for k, v in english_texts(rules_list).items() if _complete(k, _lookup(data, k))
+        k: fingerprint(v) for k, v in english_texts(rules_list).items() if _complete(k, _lookup(data, k), forms)
     }
     text = (
         "\n".join(head) + ("\n" if head else "") + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)

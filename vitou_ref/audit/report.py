@@ -22,6 +22,16 @@ def shown(text: object) -> str:
     return printable(text, SHOWN)
 
 
+def one_line(text: str) -> str:
+    """A ruleset's text (a clause, a title) on the one line a ruling gives it, as the HTML page shows it.
+
+    A profile may write a clause with line breaks; kept, they would end the
+    ruling's item in Markdown, and an indented line after a blank one would
+    print as code.
+    """
+    return " ".join(text.split())
+
+
 def ruling_json(w: Words, r: Ruling) -> dict[str, Any]:
     out: dict[str, Any] = {
         "n": r.n,
@@ -84,7 +94,7 @@ def audit_text(a: Audit, lang: str, markdown: bool = False) -> str:
     ]
     tail = [w.say("audit", "stopped")] if a.stopped_at is not None else []
     legal = sum(1 for r in a.rulings if r.legal)
-    tail.append(w.say("audit", "summary", legal=legal, illegal=len(a.rulings) - legal, total=len(a.record.actions)))
+    tail.append(w.summary(legal, len(a.rulings) - legal, len(a.record.actions)))
     tail.append(w.say("audit", "final", score=w.score(a.final["score"]), winner=_winner(w, a.final)))
     if not markdown:
         out = list(head)
@@ -114,10 +124,10 @@ def _ruling_lines(w: Words, r: Ruling, strong: str) -> tuple[str, list[str]]:
         assert r.clause is not None and r.reason is not None
         ground = w.ground(r.clause)
         first = f"{text}: {strong}{w.say('audit', 'illegal')}{strong}"
-        rule = w.say("audit", "rule", clause=r.clause, title=ground.title)
-        details += [f"{w.say('audit', 'code', code=r.code)}; {rule}", f"\u201c{ground.text}\u201d"]
+        rule = w.say("audit", "rule", clause=r.clause, title=one_line(ground.title))
+        details += [f"{w.say('audit', 'code', code=r.code)}; {rule}", f"\u201c{one_line(ground.text)}\u201d"]
         if ground.note is not None:
-            details.append(f"({ground.note})")
+            details.append(f"({one_line(ground.note)})")
         details.append(f"{w.say('audit', 'reason')}: {shown(w.reason(r.reason))}")
         if r.position is not None:
             details.append(f"{w.say('audit', 'position')}: " + "; ".join(w.position(r.position)))
@@ -161,7 +171,7 @@ def position_text(rules: Ruleset, p: Position, n: int, lang: str, markdown: bool
     sub = "  - " if markdown else "    "  # in Markdown, items of a list nested in the last one
     for action, clause in p.legal:
         if clause:
-            title, _ = w.clause(clause)
+            title = one_line(w.clause(clause)[0])
             out.append(f"{sub}{w.action(action)}: {w.say('audit', 'allowed_by')} {clause} ({title})")
         else:
             out.append(f"{sub}{w.action(action)}")
@@ -181,7 +191,7 @@ def position_json(rules: Ruleset, p: Position, n: int, lang: str) -> dict[str, A
         "before_action": n,
         "ruleset": {"name": rules.name, "hash": rules.content_hash},
         "position": body,
-        "description": w.position(p) + [w.phase(p)],
+        "description": w.position(p),  # its last line is the phase
     }
 
 
@@ -222,37 +232,43 @@ def compare(record: Record, a: Ruleset, b: Ruleset, lang: str) -> dict[str, Any]
     }
 
 
-def compare_text(c: dict[str, Any], a: Ruleset, b: Ruleset, lang: str) -> str:
+def compare_text(c: dict[str, Any], a: Ruleset, b: Ruleset, lang: str, markdown: bool = False) -> str:
+    """Where two rulesets' rulings part, as text or as Markdown: one list item per action, its reason nested in it."""
     w = Words(a, lang)
     out = []
     if not c["divergences"]:
         out.append(w.say("audit", "compare_same", a=a.name, b=b.name))
     else:
         out.append(w.say("audit", "compare", a=a.name, b=b.name, n=len(c["divergences"])))
+    item, sub = ("- ", "  - ") if markdown else ("", "    ")
+    parted = []
     for d in c["divergences"]:
         ja, jb = d[a.name], d[b.name]
-        out.append(w.say("audit", "diverges", n=d["n"], a=a.name, ra=_short(ja), b=b.name, rb=_short(jb)))
-        out.append("    " + w.say("audit", "because", clauses=", ".join(d["because"])))
+        parted.append(
+            item + w.say("audit", "diverges", n=d["n"], a=a.name, ra=_short(w, ja), b=b.name, rb=_short(w, jb))
+        )
+        parted.append(sub + w.say("audit", "because", n=len(d["because"]), clauses=", ".join(d["because"])))
     wb = Words(b, lang)
-    out.append(
+    finals = [
         f"{a.name}: "
-        + w.say("audit", "final", score=w.score(c["a"]["final"]["score"]), winner=_winner(w, c["a"]["final"]))
-    )
-    out.append(
+        + w.say("audit", "final", score=w.score(c["a"]["final"]["score"]), winner=_winner(w, c["a"]["final"])),
         f"{b.name}: "
-        + wb.say("audit", "final", score=wb.score(c["b"]["final"]["score"]), winner=_winner(wb, c["b"]["final"]))
-    )
-    return "\n".join(out) + "\n"
+        + wb.say("audit", "final", score=wb.score(c["b"]["final"]["score"]), winner=_winner(wb, c["b"]["final"])),
+    ]
+    if not markdown:
+        return "\n".join(out + parted + finals) + "\n"
+    # CommonMark: paragraphs apart, and the reason nested under its action at the item's text (two spaces).
+    return "\n\n".join([*out, *(["\n".join(parted)] if parted else []), *finals]) + "\n"
 
 
 def _winner(w: Words, final: dict[str, Any]) -> str:
     return w.side(final["winner"]) if final["winner"] else w.say("words", "nobody")
 
 
-def _short(j: dict[str, Any]) -> str:
+def _short(w: Words, j: dict[str, Any]) -> str:
     if not j["legal"]:
         return f"{j['code']} ({j['clause']['id']})"
-    return "; ".join(j["event_descriptions"]) or "legal"
+    return "; ".join(j["event_descriptions"]) or w.say("audit", "legal")
 
 
 __all__ = ["Ref", "audit_json", "audit_text", "compare", "compare_text", "position_json", "position_text"]

@@ -6,32 +6,43 @@ import argparse
 import contextlib
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from .._version import __version__
-from ..protocol.server import Server
 from ..rules.errors import VitouError
-from ..rules.registry import load_rules_file, load_ruleset, shipped_names
 
-RULES_HELP = "also serve this rules or profile file, under its own id (repeatable)"
+if TYPE_CHECKING:
+    from ..protocol.server import Server
+
+DESCRIPTION = (
+    "Serve the reference implementation over protocol v1: one JSON request a line on stdin, one answer a line on "
+    "stdout, until a stop request or the end of the input. It serves every shipped ruleset; vitou certify starts "
+    "the same server (python -m vitou_ref.adapter) when given no --impl."
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The options of ``vitou adapter`` and of ``python -m vitou_ref.adapter``: one parser for both."""
+    parser.add_argument(
+        "--rules",
+        action="append",
+        metavar="FILE",
+        help="also serve this rules or profile file, under its own id (repeatable; default: the shipped rulesets only)",
+    )
+    parser.add_argument(
+        "--mutant",
+        metavar="NAME",
+        help="serve every version of vitou with one deliberate mistake that vitou mutants lists "
+        "(default: none, the reference as it is)",
+    )
+    return parser
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     adapter = sub.add_parser(
-        "adapter",
-        help="serve the reference over protocol v1 on stdin/stdout",
-        description="Serve the reference implementation over protocol v1: one JSON request a line on stdin, "
-        "one answer a line on stdout, until a stop request or the end of the input. It serves every shipped "
-        "ruleset; vitou certify starts the same server when given no --impl.",
+        "adapter", help="serve the reference over protocol v1 on stdin/stdout", description=DESCRIPTION
     )
-    adapter.add_argument(
-        "--rules", action="append", metavar="FILE", help=f"{RULES_HELP}; default: the shipped rulesets only"
-    )
-    adapter.add_argument(
-        "--mutant",
-        metavar="NAME",
-        help="serve every version of vitou with one deliberate mistake that vitou mutants lists (default: none, the reference as it is)",
-    )
-    adapter.set_defaults(run=cmd_adapter)
+    add_arguments(adapter).set_defaults(run=cmd_adapter)
 
 
 def cmd_adapter(args: argparse.Namespace) -> int:
@@ -40,6 +51,9 @@ def cmd_adapter(args: argparse.Namespace) -> int:
 
 
 def build_server(rules_files: list[str] | None = None, mutant: str | None = None) -> Server:
+    from ..protocol.server import Server
+    from ..rules.registry import load_rules_file, load_ruleset, shipped_names
+
     rulesets = {name: load_ruleset(name) for name in shipped_names()}
     for path in rules_files or []:
         extra = load_rules_file(path)
@@ -54,13 +68,8 @@ def build_server(rules_files: list[str] | None = None, mutant: str | None = None
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m vitou_ref.adapter", description=__doc__)
-    parser.add_argument("--rules", action="append", metavar="FILE", help=RULES_HELP)
-    parser.add_argument(
-        "--mutant", metavar="NAME", help="serve every version of vitou with one deliberate mistake (see vitou mutants)"
-    )
-    args = parser.parse_args(argv)
-    return serve(args.rules, args.mutant)
+    parser = add_arguments(argparse.ArgumentParser(prog="python -m vitou_ref.adapter", description=DESCRIPTION))
+    return cmd_adapter(parser.parse_args(argv))
 
 
 def serve(rules_files: list[str] | None, mutant: str | None) -> int:

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from . import options as _o
 from .output import emit, json_text
+
+if TYPE_CHECKING:
+    from ..kit.fixtures import Case
 
 LANGS = ("en", "fr", "pt", "ru")
 
@@ -58,7 +62,13 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     aud.set_defaults(run=cmd_audit)
 
-    book = sub.add_parser("rulebook", help="render the rules (or a profile) as a rulebook with worked examples")
+    book = sub.add_parser(
+        "rulebook",
+        help="render the rules (or a profile) as a rulebook with worked examples",
+        description="Render a ruleset or a profile as a rulebook: its numbered clauses and clarifications, with "
+        "worked examples from the conformance cases, in English, French, Portuguese or Russian; as Markdown or as "
+        "one standalone HTML page.",
+    )
     book.add_argument(
         "--ruleset", default="vitou", metavar="ID|FILE", help="ruleset id, id/version or file (default: vitou)"
     )
@@ -91,7 +101,9 @@ def convert_record(
         except KeyError:
             print(f"vitou: no case {from_case!r} in the suite", file=sys.stderr)
             return 2
-        names = [ruleset] if ruleset else case.concrete_rulesets()  # a case names ranges; a record, one ruleset
+        names = case.concrete_rulesets()  # a case names ranges; a record, one ruleset
+        if ruleset:
+            names = [_case_ruleset(case, ruleset, names)]
         if not names:
             print(f"vitou: {from_case} applies to no shipped ruleset; give --ruleset", file=sys.stderr)
             return 2
@@ -105,6 +117,27 @@ def convert_record(
     text = dump_record(data, to)
     emit(text, output)
     return 0
+
+
+def _case_ruleset(case: Case, asked: str, names: list[str]) -> str:
+    """The full name of ``--ruleset`` for a case: one the case applies to, or InputError naming it."""
+    from ..rules.errors import InputError, UnknownRuleset
+    from ..rules.problems import Problem
+    from ..rules.registry import resolve_name
+
+    shipped = True
+    try:
+        name = resolve_name(asked)  # a bare id is its latest version, as everywhere else
+    except UnknownRuleset:
+        name, shipped = asked, False  # perhaps a ruleset the suite brings in its rulesets/ directory
+    if case.applies_to(name):
+        return name
+    where = ", ".join(names) or "no shipped ruleset"
+    if shipped:
+        message = f"{case.id} does not apply to {name}; it applies to {where}"
+    else:
+        message = f"unknown ruleset {asked!r}: not shipped, and not named by {case.id}, which applies to {where}"
+    raise InputError([Problem("RECORD_RULESET", message, "--ruleset")])
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
@@ -148,7 +181,8 @@ def audit_record(
     if compare_ruleset:
         other = load_ruleset(compare_ruleset)
         compared = compare(record, rules, other, lang)
-        emit(json_text(compared) if fmt == "json" else compare_text(compared, rules, other, lang), output)
+        text = compare_text(compared, rules, other, lang, markdown=fmt == "markdown")
+        emit(json_text(compared) if fmt == "json" else text, output)
         return 0 if not compared["divergences"] else 1
     if at is not None:
         if not 1 <= at <= len(record.actions) + 1:

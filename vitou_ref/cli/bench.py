@@ -10,15 +10,29 @@ from .output import print_json
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    bench = sub.add_parser("bench", help="measure speed").add_subparsers(dest="bench_command", metavar="SUBCOMMAND")
+    bench = sub.add_parser(
+        "bench",
+        help="measure speed",
+        description="Measure speed: the reference's random play, or certification through the pipe.",
+    ).add_subparsers(dest="bench_command", metavar="SUBCOMMAND")
     bench.required = True
-    engine = bench.add_parser("engine", help="hands per second of random play on one core")
+    engine = bench.add_parser(
+        "engine",
+        help="hands per second of random play on one core",
+        description="Hands per second of random play with the reference on one core, legal actions at every "
+        "step: several runs, the best reported with the median.",
+    )
     engine.add_argument("--ruleset", default="vitou", help="ruleset id, id/version or file (default: vitou)")
     engine.add_argument("--seconds", type=_o.positive_seconds, default=2.0, help="length of each run (default 2)")
     engine.add_argument("--repeat", type=_o.positive_int, default=5, help="runs; the best is reported (default 5)")
     engine.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     engine.set_defaults(run=cmd_bench_engine)
-    hb = bench.add_parser("harness", help="certification speed: the whole suite, and cases per second through the pipe")
+    hb = bench.add_parser(
+        "harness",
+        help="certification speed: the whole suite, and cases per second through the pipe",
+        description="Certify the bundled reference on the whole suite and time it; then cases per second through "
+        "the pipe, with the reference answering and with its answers replayed (the harness alone).",
+    )
     hb.add_argument(
         "--rounds",
         type=_o.positive_int,

@@ -8,32 +8,22 @@ import os
 import shlex
 import sys
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..kit.certify import REFERENCE_COMMAND, SMOKE_IDS, Certifier, HarnessError, Options, Run
-from ..kit.envelope import EnvelopeCase
-from ..kit.fixtures import Case
 from ..kit.outputs import dir_problem, file_problem
-from ..kit.reports import (
-    JsonlReport,
-    Verdict,
-    exit_status,
-    render_json,
-    render_markdown,
-    render_text,
-    save_failed,
-    verdicts,
-    write_junit,
-)
-from ..kit.suite import Suite, cases_matching, load_suite, suite_rules_files
-from ..protocol.connection import Connection, Fault, split_command
 from ..rules.errors import InputError, UnknownRuleset
-from ..rules.model import Ruleset
 from ..rules.problems import Problem
-from ..rules.registry import load_ruleset, resolve_name
-from ..rules.yamlsafe import load_path
 from . import options as _o
 from . import progress as _p
+
+if TYPE_CHECKING:  # what a run needs is imported when it starts: building the parser stays cheap
+    from ..kit.certify import Options, Run
+    from ..kit.envelope import EnvelopeCase
+    from ..kit.fixtures import Case
+    from ..kit.reports import JsonlReport, Verdict
+    from ..kit.suite import Suite
+    from ..protocol.connection import Connection
+    from ..rules.model import Ruleset
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -145,6 +135,8 @@ class _Plan:
 
 
 def load_expect(path: str) -> dict[str, str]:
+    from ..rules.yamlsafe import load_path
+
     doc = load_path(path)
     data = doc.data
     if isinstance(data, dict) and "known_failures" in data:
@@ -174,6 +166,10 @@ def certify(
     force: bool,
     progress: bool = False,
 ) -> int:
+    from ..kit.certify import REFERENCE_COMMAND, Options
+    from ..kit.suite import suite_rules_files
+    from ..protocol.connection import Connection, Fault, split_command
+
     try:
         argv = split_command(impl) if impl is not None else list(REFERENCE_COMMAND)
         if impl is None:
@@ -239,6 +235,10 @@ def _plan(
     expect_path: str | None,
     rules_file: str | None,
 ) -> _Plan:
+    from ..kit.certify import SMOKE_IDS
+    from ..kit.suite import cases_matching, load_suite
+    from ..rules.registry import load_rules_file
+
     suite = load_suite(suite_path)
     names = _rulesets(asked, suite)
     unknown = [n for n in names if not suite.applicable(n) and not any(e.applies_to(n) for e in suite.envelope)]
@@ -255,8 +255,6 @@ def _plan(
             chosen = suite.applicable(n)[:3]
         cases[n] = chosen
     rules = _rules(names)
-    from ..rules.registry import load_rules_file
-
     for path in [*suite.rules_files, *([rules_file] if rules_file else [])]:
         own = load_rules_file(path)
         rules[own.name] = own
@@ -268,15 +266,15 @@ def _plan(
 
 def _envelope(suite: Suite, names: list[str], patterns: list[str]) -> list[tuple[EnvelopeCase, str]]:
     """Each envelope case once, under the first ruleset of the run that it applies to; none if it applies to none."""
-    out = []
-    for case in cases_matching(suite.envelope, patterns):
-        under = next((n for n in names if case.applies_to(n)), None)
-        if under is not None:
-            out.append((case, under))
-    return out
+    from ..kit.suite import cases_matching
+
+    placed = ((c, next((n for n in names if c.applies_to(n)), None)) for c in cases_matching(suite.envelope, patterns))
+    return [(case, under) for case, under in placed if under is not None]
 
 
 def _rulesets(asked: list[str] | None, suite: Suite) -> list[str]:
+    from ..rules.registry import resolve_name
+
     if not asked:
         # The latest vitou; a suite with no case for it (conformance/settings) is run whole.
         asked = ["vitou"] if suite.applicable(resolve_name("vitou")) else ["all"]
@@ -302,6 +300,8 @@ def _expected_failures(path: str | None, suite: Suite) -> dict[str, str]:
 
 
 def _rules(names: list[str]) -> dict[str, Ruleset | None]:
+    from ..rules.registry import load_ruleset
+
     out: dict[str, Ruleset | None] = {}
     for n in names:
         try:
@@ -330,6 +330,9 @@ def _refuse_taken_names(plan: _Plan, outputs: _Outputs) -> None:
 
 
 def _run(plan: _Plan, options: Options, early: Connection | None, outputs: _Outputs) -> int:
+    from ..kit.certify import Certifier, HarnessError
+    from ..kit.reports import JsonlReport, exit_status, verdicts
+
     try:
         jsonl = JsonlReport(outputs.report, plan.suite.root, plan.rules) if outputs.report else None
     except OSError as exc:
@@ -359,6 +362,8 @@ def _run(plan: _Plan, options: Options, early: Connection | None, outputs: _Outp
 
 def _write_files(outputs: _Outputs, run: Run, vs: list[Verdict], jsonl: JsonlReport | None) -> list[str]:
     """The reports and saved cases written after the verdict; what could not be written, each with its reason."""
+    from ..kit.reports import save_failed, write_junit
+
     lost: list[str] = []
     if jsonl is not None and jsonl.failed:
         lost.append(f"--report: {outputs.report}: {jsonl.failed}")
@@ -379,6 +384,8 @@ def _write_files(outputs: _Outputs, run: Run, vs: list[Verdict], jsonl: JsonlRep
 
 
 def _print(fmt: str, run: Run, vs: Any) -> None:
+    from ..kit.reports import render_json, render_markdown, render_text
+
     if fmt == "json":
         print(json.dumps(render_json(run, vs), indent=2, ensure_ascii=False))
     elif fmt == "markdown":

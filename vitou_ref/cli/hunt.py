@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 from ..kit import outputs as _out
@@ -14,6 +16,12 @@ from . import options as _o
 from .output import print_json
 from .progress import HELP as PROGRESS_HELP
 from .progress import ProgressLine
+
+# Where hypothesis writes during fuzz and mutants --fuzz, said in fuzz's help.
+HYPOTHESIS_HOME = (
+    "vitou's cache directory: $XDG_CACHE_HOME/vitou/hypothesis (by default ~/.cache/vitou/hypothesis) on Linux, "
+    "~/Library/Caches/vitou/hypothesis on macOS, %LOCALAPPDATA%\\vitou\\Cache\\hypothesis on Windows"
+)
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -24,14 +32,24 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 
 def _add_match(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    match = sub.add_parser("match", help="play one random match with the reference and print an account")
+    match = sub.add_parser(
+        "match",
+        help="play one random match with the reference and print an account",
+        description="Play one random match with the reference and print an account of it, hand by hand. "
+        "The same seed tells the same story.",
+    )
     match.add_argument("--seed", type=_o.seed, default=None, help="the seed (default: a random one, printed)")
     match.add_argument("--ruleset", default="vitou", help="ruleset id, id/version or file (default: vitou)")
     match.set_defaults(run=cmd_match)
 
 
 def _add_simulate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    sim = sub.add_parser("simulate", help="play random matches and sum them up")
+    sim = sub.add_parser(
+        "simulate",
+        help="play random matches and sum them up",
+        description="Play random matches with the reference (uniformly random legal actions: a baseline, not a "
+        "model of real players) and sum them up: hands per match, how matches and hands end, the values won.",
+    )
     sim.add_argument(
         "--ruleset", default="vitou", metavar="ID|FILE", help="ruleset id, id/version or file (default: vitou)"
     )
@@ -49,8 +67,10 @@ def _add_fuzz(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "fuzz",
         help="hunt for divergences between an implementation and the reference with random matches",
         description="Random matches, with a share of illegal actions, played on the reference and sent to the "
-        "implementation; on a divergence, the smallest case that shows it is written as a fixture. "
-        "Exit status: 0 no divergence, 1 a divergence, 2 the fuzzer could not run.",
+        "implementation; on a divergence, the smallest case that shows it is written as a fixture, under --save: "
+        "the only file a run writes in the working directory. Hypothesis keeps no example database (a run is "
+        f"replayed from its seed), and its caches go to {HYPOTHESIS_HOME}, or to HYPOTHESIS_STORAGE_DIRECTORY "
+        "when it is set. Exit status: 0 no divergence, 1 a divergence, 2 the fuzzer could not run.",
     )
     fz.add_argument(
         "--impl", type=_o.command, metavar="COMMAND", help="the implementation (default: the bundled reference)"
@@ -79,7 +99,8 @@ def _add_fuzz(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--save",
         metavar="DIR",
         default="fuzz-failures",
-        help="where the fixture of a divergence goes, under a name no earlier run has taken (default: fuzz-failures)",
+        help="the directory the fixture of a divergence is written to, created if needed, under a name no earlier "
+        "run has taken; relative to the working directory (default: %(default)s)",
     )
     fz.add_argument(
         "--illegal",
@@ -92,10 +113,44 @@ def _add_fuzz(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     fz.set_defaults(run=cmd_fuzz)
 
 
+def cache_dir() -> str:
+    """vitou's cache directory, where the platform keeps caches (XDG on Linux and the other Unixes)."""
+    if sys.platform == "win32":
+        return os.path.join(os.environ.get("LOCALAPPDATA") or os.path.expanduser("~\\AppData\\Local"), "vitou", "Cache")
+    if sys.platform == "darwin":
+        return os.path.expanduser("~/Library/Caches/vitou")
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    return os.path.join(xdg if os.path.isabs(xdg) else os.path.expanduser("~/.cache"), "vitou")  # XDG: absolute only
+
+
+@contextlib.contextmanager
+def hypothesis_home() -> Iterator[None]:
+    """Hypothesis's files go to vitou's cache directory for the command, not to ``.hypothesis/`` where it is run.
+
+    With no example database, all hypothesis writes are caches (the constants
+    it reads from the code it tests), which may be rebuilt at any time: a
+    cache directory is their place, and a user's project stays clean.
+    """
+    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):  # asked for: hypothesis reads it itself
+        yield
+        return
+    from hypothesis import configuration
+
+    before = getattr(configuration, "__hypothesis_home_directory", None)  # None: hypothesis's own default
+    configuration.set_hypothesis_home_dir(os.path.join(cache_dir(), "hypothesis"))
+    try:
+        yield
+    finally:
+        configuration.set_hypothesis_home_dir(before)  # a process that goes on (a test) gets its own back
+
+
 def _add_mutants(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     mut = sub.add_parser(
         "mutants",
         help="the suite's mutation score: run the suite (and optionally the fuzzer) against deliberately wrong rules",
+        description="The suite's mutation score: serve each deliberately wrong version of the rules (a mutant), "
+        "run the suite against it, and count the mutants the suite tells apart from the reference. Exit status: "
+        "0 the score reaches --min-score, 1 it does not, 2 a mutant could not be run.",
     )
     mut.add_argument(
         "--ruleset",
@@ -104,7 +159,9 @@ def _add_mutants(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         help="the version of vitou to make the mutants from, and whose cases run (default: vitou, the latest)",
     )
     mut.add_argument("--only", action="append", metavar="NAME", help="only these mutants (repeatable)")
-    mut.add_argument("--fuzz", action="store_true", help="also fuzz each mutant")
+    mut.add_argument(
+        "--fuzz", action="store_true", help="also fuzz each mutant (hypothesis's caches go where vitou fuzz says)"
+    )
     mut.add_argument(
         "--fuzz-examples",
         type=_o.positive_int,
@@ -222,7 +279,8 @@ def fuzz(
 
     fuzzer = Fuzzer(rules, argv, timeout=timeout, start_timeout=start_timeout, illegal=illegal, progress=note)
     try:
-        result = fuzzer.run(examples, seed, max_seconds)
+        with hypothesis_home():
+            result = fuzzer.run(examples, seed, max_seconds)
         d = result.divergence
         again = fuzzer.reproduce(d) if d is not None else None
     except Fault as exc:
@@ -322,7 +380,8 @@ def mutants(
         def note(row: Row) -> None:
             shown.advance(failed=row.status in ("survived", "not run"))
 
-        table = run_mutation(base.name, only, fuzz, fuzz_examples, seed, suite_path=suite, progress=note)
+        with hypothesis_home() if fuzz else contextlib.nullcontext():
+            table = run_mutation(base.name, only, fuzz, fuzz_examples, seed, suite_path=suite, progress=note)
     if fmt == "json":
         print_json(table.to_json())
     else:
@@ -332,4 +391,4 @@ def mutants(
     return 0 if table.score >= min_score else 1
 
 
-__all__ = ["add_parsers", "fuzz", "mutants", "play_match", "simulate"]
+__all__ = ["add_parsers", "cache_dir", "fuzz", "hypothesis_home", "mutants", "play_match", "simulate"]

@@ -6,12 +6,17 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from .._version import __version__
 from ..kit import outputs as _out
 from ..rules.errors import InputError, SetupError, VitouError
-from . import adapter, audit, bench, certify, hunt, report, spec, suite
+from . import adapter, audit, bench, certify, completion, hunt, report, spec, suite
+
+# Each group module imports only argparse and cheap modules at its top, and
+# what a command needs inside the function that runs it: building the parser
+# (vitou --help, --version, completion) never loads the rules, YAML or schemas.
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -35,6 +40,7 @@ COMMANDS = (
     "certify",
     "report",
     "adapter",
+    "completion",
 )
 
 
@@ -43,13 +49,55 @@ def build_parser() -> argparse.ArgumentParser:
         prog="vitou",
         description="The rules of Vitou as data, the reference interpreter, and its conformance kit.",
     )
-    parser.add_argument("--version", action="version", version=f"vitou {__version__}")
+    parser.add_argument(
+        "--version", action=_Version, help="print the versions of vitou, of the rules it ships and of the protocol"
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for group in GROUPS:
         group.add_parsers(sub)
+    completion.add_parsers(sub, parser)  # written from the whole tree, this parser included
     _in_order(sub, COMMANDS)
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``: the package, the shipped rulesets and the protocol, each found without loading them."""
+
+    def __init__(self, option_strings: list[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        sys.stdout.write(version_text())  # to stdout, as argparse's own version action does
+        parser.exit()
+
+
+def version_text() -> str:
+    from ..protocol.client import PROTOCOL, PROTOCOL_MINOR
+
+    try:
+        rules, profiles = shipped_by_file()
+        spec = f"{', '.join(rules)} (+ profiles: {', '.join(profiles)})"
+    except VitouError as exc:  # an installation without its data still says its version
+        spec = str(exc)
+    return f"vitou {__version__}\nspec: {spec}\nprotocol: {PROTOCOL}.{PROTOCOL_MINOR}\n"
+
+
+def shipped_by_file() -> tuple[list[str], list[str]]:
+    """The shipped rules and profiles by name, from their files' names (``vitou-2p-1.0.0.yaml``: ``vitou-2p/1.0.0``).
+
+    The registry reads each file's header, which takes YAML; a test holds the
+    two to the same names.
+    """
+    from ..rules.data import data_dir
+
+    spec = data_dir("spec")
+
+    def names(directory: Path) -> list[str]:
+        stems = sorted(p.name.removesuffix(".yaml") for p in directory.glob("*.yaml"))
+        return ["/".join(stem.rsplit("-", 1)) for stem in stems]
+
+    return names(spec), names(spec / "profiles")
 
 
 def _in_order(sub: argparse._SubParsersAction[argparse.ArgumentParser], names: Sequence[str]) -> None:
@@ -120,4 +168,4 @@ def console() -> None:
     sys.exit(main())
 
 
-__all__ = ["build_parser", "console", "main"]
+__all__ = ["build_parser", "console", "main", "shipped_by_file", "version_text"]

@@ -1,12 +1,26 @@
-"""Where a command's output goes: JSON made safe for a terminal, a document to --output or standard output."""
+"""Where a command's output goes (JSON safe for a terminal, --output or stdout), and a check's exit status."""
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 from ..rules.errors import OutputFailed
+
+# The problems of a file that could not be read at all: missing or no
+# permission, not a regular file, not UTF-8 text. A check has no verdict on
+# such input, so it exits 2 like every other command; 1 is for input that was
+# read and found wrong.
+UNREADABLE = frozenset({"FILE_UNREADABLE", "FILE_NOT_REGULAR", "YAML_ENCODING", "SUITE_MISSING"})
+
+
+def check_status(ok: bool, codes: Iterable[str]) -> int:
+    """A check's exit status: 0 valid, 1 read and found wrong, 2 some input could not be read."""
+    if any(code in UNREADABLE for code in codes):
+        return 2
+    return 0 if ok else 1
 
 
 def json_text(obj: Any) -> str:
@@ -32,4 +46,4 @@ def emit(text: str, output: str | None) -> None:
         sys.stdout.write(text)
 
 
-__all__ = ["emit", "json_text", "print_json"]
+__all__ = ["UNREADABLE", "check_status", "emit", "json_text", "print_json"]

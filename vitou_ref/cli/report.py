@@ -6,14 +6,16 @@ import argparse
 import json
 import os
 import sys
+from typing import TYPE_CHECKING
 
-from ..kit.badges import write_badges
-from ..kit.comparison import Comparison, compare
 from ..kit.outputs import dir_problem, file_problem
-from ..kit.results import Report, mismatches, read_reports
 from ..rules.errors import InputError, OutputFailed
 from ..rules.problems import Problem
 from .output import emit
+
+if TYPE_CHECKING:  # the reading and comparing is imported when a command runs: building the parser stays cheap
+    from ..kit.comparison import Comparison
+    from ..kit.results import Report
 
 FORMATS = ("text", "markdown", "json", "html")
 
@@ -72,6 +74,8 @@ def _usage(message: str) -> int:
 
 def _read(files: list[str], force: bool, doing: str) -> list[Report]:
     """The reports, refused (InputError) when their suites or rules differ, unless forced; then said on stderr."""
+    from ..kit.results import mismatches, read_reports
+
     reports = read_reports(files)
     problems = list(mismatches(reports, doing))
     if problems and not force:
@@ -94,6 +98,8 @@ def _incomplete(reports: list[Report]) -> bool:
 
 def report(files: list[str], fmt: str, out: str | None, rulebook: str | None, force: bool) -> int:
     """The summary of the reports, then where they differ; exit 2 if one is incomplete (it is still used)."""
+    from ..kit.comparison import compare
+
     page, make_dir = _target(out, fmt == "html")
     if out is not None:
         problem = dir_problem(out, "--output") if make_dir else file_problem(out, "--output", overwrite_ok=True)
@@ -168,6 +174,9 @@ def report_diff(old: str, new: str, fmt: str, out: str | None, force: bool) -> i
 
 def report_badges(directory: str, files: list[str], force: bool) -> int:
     """A shields.io endpoint badge per implementation and ruleset, written under ``directory``."""
+    from ..kit.badges import write_badges
+    from ..kit.comparison import compare
+
     problem = dir_problem(directory, "--badge")
     if problem is not None:
         return _usage(problem)

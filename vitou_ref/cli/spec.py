@@ -5,15 +5,23 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .output import print_json
+from .output import check_status, print_json
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    spec = sub.add_parser("spec", help="check rules and profile files").add_subparsers(
-        dest="spec_command", metavar="SUBCOMMAND"
-    )
+    spec = sub.add_parser(
+        "spec",
+        help="check rules and profile files",
+        description="Check rules and profile files, and classify the change between two versions of the rules.",
+    ).add_subparsers(dest="spec_command", metavar="SUBCOMMAND")
     spec.required = True
-    check = spec.add_parser("check", help="validate rules files: schema, then the checks a schema cannot make")
+    check = spec.add_parser(
+        "check",
+        help="validate rules files: schema, then the checks a schema cannot make",
+        description="Validate rules and profile files: the JSON Schema, then the checks a schema cannot make, "
+        "then the version number against the shipped rulesets. Exit status: 0 every file is valid, 1 a file is "
+        "not, 2 a file cannot be read (missing, not a regular file, not UTF-8).",
+    )
     check.add_argument("files", nargs="+", metavar="FILE", help="rules or profile files to check")
     check.add_argument(
         "--format",
@@ -23,7 +31,11 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     check.set_defaults(run=cmd_spec_check)
     sdiff = spec.add_parser(
-        "diff", help="classify the change between two versions as MAJOR, MINOR or PATCH, and judge the version bump"
+        "diff",
+        help="classify the change between two versions as MAJOR, MINOR or PATCH, and judge the version bump",
+        description="Classify the change from OLD to NEW as MAJOR, MINOR or PATCH by the spec's versioning policy, "
+        "change by change, and say whether NEW's version number states it. A report: exit status 0 whatever "
+        "the level.",
     )
     sdiff.add_argument("old", metavar="OLD", help="the earlier ruleset: id, id/version or file")
     sdiff.add_argument("new", metavar="NEW", help="the later ruleset: id, id/version or file")
@@ -35,14 +47,26 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     sdiff.set_defaults(run=cmd_spec_diff)
 
-    rulesets = sub.add_parser("rulesets", help="list the rulesets shipped with this package")
+    rulesets = sub.add_parser(
+        "rulesets",
+        help="list the rulesets shipped with this package",
+        description="List the rulesets shipped with this package, a line each: name, kind (rules, or the profile "
+        "of a base), content hash and title.",
+    )
     rulesets.set_defaults(run=cmd_rulesets)
 
-    prof = sub.add_parser("profile", help="variant profiles").add_subparsers(
-        dest="profile_command", metavar="SUBCOMMAND"
-    )
+    prof = sub.add_parser(
+        "profile",
+        help="variant profiles",
+        description="Variant profiles: the complete ruleset a profile resolves to, and what differs between two.",
+    ).add_subparsers(dest="profile_command", metavar="SUBCOMMAND")
     prof.required = True
-    presolve = prof.add_parser("resolve", help="print the complete ruleset a profile resolves to")
+    presolve = prof.add_parser(
+        "resolve",
+        help="print the complete ruleset a profile resolves to",
+        description="Print the complete ruleset a profile (or any ruleset) resolves to: as a rules file, or as "
+        "JSON with its name and content hash.",
+    )
     presolve.add_argument("ruleset", metavar="ID|FILE", help="a shipped ruleset (id or id/version) or a file")
     presolve.add_argument(
         "--format",
@@ -51,7 +75,11 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="yaml: the ruleset as a rules file; json: with its name and hash alongside (default: yaml)",
     )
     presolve.set_defaults(run=cmd_profile_resolve)
-    pdiff = prof.add_parser("diff", help="what differs between two rulesets, clause by clause")
+    pdiff = prof.add_parser(
+        "diff",
+        help="what differs between two rulesets, clause by clause",
+        description="What differs between two rulesets (versions, profiles or files), clause by clause.",
+    )
     pdiff.add_argument("a", metavar="A", help="the first ruleset: id, id/version or file")
     pdiff.add_argument("b", metavar="B", help="the second ruleset: id, id/version or file")
     pdiff.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
@@ -101,7 +129,7 @@ def spec_check(files: list[str], fmt: str) -> int:
                 for p in r.problems:
                     print(str(p))
                 print(f"FAILED: {r.path}: {len(r.problems)} problem(s)")
-    return 0 if all(r.ok for r in results) else 1
+    return check_status(all(r.ok for r in results), (p.code for r in results for p in r.problems))
 
 
 def cmd_spec_diff(args: argparse.Namespace) -> int:

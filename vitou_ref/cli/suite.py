@@ -5,16 +5,22 @@ from __future__ import annotations
 import argparse
 import json
 
-from .output import emit, print_json
+from .output import check_status, emit, print_json
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    fixtures = sub.add_parser("fixtures", help="the conformance suite").add_subparsers(
-        dest="fixtures_command", metavar="SUBCOMMAND"
-    )
+    fixtures = sub.add_parser(
+        "fixtures",
+        help="the conformance suite",
+        description="The conformance suite: checked on the reference, or written as one document.",
+    ).add_subparsers(dest="fixtures_command", metavar="SUBCOMMAND")
     fixtures.required = True
     fcheck = fixtures.add_parser(
-        "check", help="validate the suite: schema, ids, rule discipline, all pass on the reference, coverage"
+        "check",
+        help="validate the suite: schema, ids, rule discipline, all pass on the reference, coverage",
+        description="Validate a suite: each file against its schema, ids across files, the rule discipline, "
+        "every case passing on the reference, and coverage of the clauses, error codes and events. Exit status: "
+        "0 valid, 1 a case fails or a problem is found, 2 the suite or one of its files cannot be read.",
     )
     fcheck.add_argument("--suite", metavar="DIR", help="a directory or file of cases (default: the bundled suite)")
     fcheck.add_argument("--ruleset", action="append", metavar="ID", help="check only these rulesets (repeatable)")
@@ -25,7 +31,10 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     fcheck.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     fcheck.set_defaults(run=cmd_fixtures_check)
     fexport = fixtures.add_parser(
-        "export", help="write the whole suite as one document, for harnesses in other languages"
+        "export",
+        help="write the whole suite as one document, for harnesses in other languages",
+        description="Write the whole suite as one JSON document: every case with its setup, actions and "
+        "expected answers, for harnesses in other languages.",
     )
     fexport.add_argument("--suite", metavar="DIR", help="a directory or file of cases (default: the bundled suite)")
     fexport.add_argument("--format", choices=("json",), default="json", help="the document's format (default: json)")
@@ -45,9 +54,10 @@ def fixtures_check(
 
     extra = {r.name: r for r in (load_rules_file(f) for f in rules or [])}
     report = check_suite(suite, rulesets, extra=extra, coverage=coverage)
+    status = check_status(report.ok, (p.code for p in report.problems))
     if fmt == "json":
         print_json(report.to_json())
-        return 0 if report.ok else 1
+        return status
     if report.suite is not None:
         print(f"suite: {report.suite.root} ({len(report.suite.files)} files, {len(report.suite.cases)} cases)")
     for name, n in report.checked.items():
@@ -65,7 +75,7 @@ def fixtures_check(
     for p in report.problems:
         print(str(p))
     print("OK" if report.ok else f"FAILED: {len(report.failures)} failing case(s), {len(report.problems)} problem(s)")
-    return 0 if report.ok else 1
+    return status
 
 
 def cmd_fixtures_export(args: argparse.Namespace) -> int:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..rules.cards import Card
+from ..rules.plurals import counted
 
 Bid = int | str
 
@@ -210,4 +211,5 @@ def action_from_json(obj: Any) -> Action:
 def _no_extra(obj: dict[str, Any], allowed: set[str]) -> None:
     extra = sorted(set(obj) - allowed)
     if extra:
-        raise Malformed("ACTION_MALFORMED", f"unexpected field(s) {', '.join(map(repr, extra))}")
+        fields = counted(len(extra), "unexpected field", "unexpected fields")
+        raise Malformed("ACTION_MALFORMED", f"{fields}: {', '.join(map(repr, extra))}")

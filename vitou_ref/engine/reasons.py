@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..rules.plurals import Forms, PluralRules, check_catalog
+
 
 @dataclass(frozen=True, slots=True)
 class Ref:
@@ -49,21 +51,38 @@ def catalog(lang: str) -> dict[str, Any]:
     """The wording of one language: spec/i18n/<lang>.yaml, English filling any gap."""
     from ..rules.data import data_dir
     from ..rules.errors import VitouError
-    from ..rules.yamlsafe import load_path
 
     path = data_dir("spec") / "i18n" / f"{lang}.yaml"
     if not path.exists():
         raise VitouError(f"no wording for language {lang!r} (languages: {', '.join(languages())})")
-    data: dict[str, Any] = load_path(str(path), display=f"spec/i18n/{lang}.yaml").data
+    data = read_catalog(str(path), lang, display=f"spec/i18n/{lang}.yaml")
     if lang != "en":
         data = _merge(catalog("en"), data)
     return data
 
 
+def read_catalog(path: str, lang: str, display: str | None = None) -> dict[str, Any]:
+    """One language file, its plural rules and its entries with forms checked (InputError names each problem).
+
+    A translation is checked against English too: an entry takes a count in both or in neither.
+    """
+    from ..rules.yamlsafe import load_path
+
+    return check_catalog(load_path(path, display=display), lang, None if lang == "en" else catalog("en"))
+
+
+def plural(lang: str, n: int) -> str:
+    """The CLDR plural category of the count ``n`` in ``lang`` ("one", "few", "many", "other"...)."""
+    rules: PluralRules = catalog(lang)["plural"]  # quoted in the catalog, checked when it was read
+    return rules.category(n)
+
+
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     out = dict(base)
     for k, v in over.items():
-        out[k] = _merge(base[k], v) if isinstance(v, dict) and isinstance(base.get(k), dict) else v
+        # An entry with forms is one text: a translation replaces English's forms, never adds to them.
+        nested = isinstance(v, dict) and isinstance(base.get(k), dict) and not isinstance(v, Forms)
+        out[k] = _merge(base[k], v) if nested else v
     return out
 
 
@@ -91,6 +110,8 @@ def render(
     template = catalog(lang).get(section, {}).get(key) or catalog("en").get(section, {}).get(key) or key
     values = {k: fmt(v, lang, names, seat_names) for k, v in params.items()}
     try:
+        if isinstance(template, Forms):  # an entry that takes a count: the form for the count ``n``
+            template = template[plural(template.lang, params["n"])]
         return str(template).format(**values)
     except (KeyError, IndexError, ValueError):
         return f"{key} {values}"

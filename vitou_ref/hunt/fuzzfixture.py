@@ -9,6 +9,7 @@ from typing import Any
 from ..engine.tables import tables_for
 from ..protocol.wire import printable
 from ..rules.model import Ruleset
+from ..rules.plurals import counted
 from .fuzzcases import Divergence, reference_answer
 
 
@@ -59,8 +60,9 @@ def fixture_for(
     )
     notes = []
     if d.before:
+        before = counted(len(d.before), "earlier match", "earlier matches")
         notes.append(
-            f"The difference shows only after the {len(d.before)} earlier match(es) of this file, sent in order "
+            f"The difference shows only after the {before} of this file, sent in order "
             "to one process: the implementation keeps state from one match to the next."
         )
     if not reproduced:

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..kit.certify import ERRORED, FAILED, Certifier, HarnessError, Options
 from ..kit.suite import Suite, load_suite
+from ..rules.plurals import counted
 from ..rules.registry import load_ruleset
 from .mutants import BY_NAME, MUTANTS, Mutant
 
@@ -194,8 +195,8 @@ def _fuzz_cell(row: Row) -> str:
     if f is None:
         return ""
     if not f.found:
-        return f"nothing in {f.matches} matches" if f.where is None else f.where
-    return f"found at {f.where}, {f.actions} action(s)"
+        return f"nothing in {counted(f.matches, 'match', 'matches')}" if f.where is None else f.where
+    return f"found at {f.where}, {counted(f.actions or 0, 'action', 'actions')}"
 
 
 def render_mutation(table: Table, markdown: bool = False) -> str:
@@ -206,9 +207,11 @@ def render_mutation(table: Table, markdown: bool = False) -> str:
         cells = [r.mutant.name] + ([r.mutant.mistake] if markdown else []) + [r.status, _killers(r)]
         body.append(cells + ([_fuzz_cell(r)] if fuzzed else []))
     j = table.to_json()
+    mutants = counted(j["mutants"] - j["equivalent"], "mutant", "mutants")
+    cases = counted(table.cases, f"{table.base} case", f"{table.base} cases")
     summary = (
-        f"mutation score {j['score']}%: {j['killed']} of {j['mutants'] - j['equivalent']} mutants killed "
-        f"by the {table.cases} {table.base} cases ({j['equivalent']} equivalent, not counted) in {j['seconds']}s"
+        f"mutation score {j['score']}%: {j['killed']} of {mutants} killed by the {cases} "
+        f"({j['equivalent']} equivalent, not counted) in {j['seconds']}s"
     )
     lines: list[str] = []
     if markdown:

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..protocol.client import PROTOCOL_MINOR, as_spoken
 from ..protocol.wire import canonical, printable, same
+from ..rules.plurals import counted
 from .fixtures import Case, Expectation
 
 
@@ -78,7 +79,7 @@ def shape_problem(response: Any, n_actions: int, errored_expected: bool = False)
     if not isinstance(steps, list):
         return "'steps' is not a list"
     if len(steps) != n_actions:
-        return f"wrong number of steps: {len(steps)} for {n_actions} action(s)"
+        return f"wrong number of steps: {len(steps)} for {counted(n_actions, 'action', 'actions')}"
     for i, s in enumerate(steps, 1):
         if not isinstance(s, dict) or not isinstance(s.get("ok"), bool):
             return f"step {i} is not a step object (an object whose 'ok' is true or false)"

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..protocol import wire as _wire
 from ..rules.errors import InputError
 from ..rules.model import freeze, thaw
+from ..rules.plurals import counted
 from ..rules.registry import shipped_names
 from ..rules.versions import Ref, concrete_names, parse_ref
 
@@ -176,7 +177,8 @@ def _errored_problem(where: str, got: Mapping[str, Any]) -> str | None:
 def _steps_problem(where: str, got: Mapping[str, Any], want: Sequence[str]) -> str | None:
     steps = got.get("steps")
     if not isinstance(steps, list) or len(steps) != len(want):
-        return f"{where}: expected {len(want)} step(s), got {_wire.printable(_wire.dumps(steps), 200)}"
+        steps_text = _wire.printable(_wire.dumps(steps), 200)
+        return f"{where}: expected {counted(len(want), 'step', 'steps')}, got {steps_text}"
     for k, (step, expected) in enumerate(zip(steps, want, strict=True)):
         ok = isinstance(step, dict) and step.get("ok") is True
         code = step.get("error") if isinstance(step, dict) and step.get("ok") is False else None
@@ -226,7 +228,8 @@ def judge_reference(case: EnvelopeCase, answers: list[bytes], seq: int) -> str |
         if problem is not None:
             return problem
     if len(pending) != 1:
-        return f"{len(pending)} answer(s) after the case's lines; exactly one, the sentinel's, was expected"
+        answers_left = counted(len(pending), "answer", "answers")
+        return f"{answers_left} after the case's lines; exactly one, the sentinel's, was expected"
     return judge_sentinel(pending[0], seq)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from .._version import __version__
 from ..protocol.wire import printable, terminal_safe_json
+from ..rules.plurals import counted
 from .certify import PASSED, SKIPPED, XFAIL
 from .comparison import Comparison, Entrant, Group, Tally
 from .results import CaseLine, short_hash
@@ -158,8 +159,9 @@ def _header(c: Comparison, book: Rulebook | None) -> str:
         if book
         else " (Give --rulebook FILE, or put rulebook.html beside this page, for clause ids that link to the rules.)"
     )
+    reports = counted(len(c.entrants), "report", "reports")
     return (
-        f"<header><h1>Vitou conformance results</h1><p>{len(c.entrants)} report(s) of vitou certify, "
+        f"<header><h1>Vitou conformance results</h1><p>{reports} of vitou certify, "
         f"suite {_e(suites)}.{linked}</p></header>"
     )
 
@@ -182,7 +184,7 @@ def _summary(c: Comparison) -> str:
         r = e.report
         whence = f"{r.path} · {r.command or 'command not recorded'}"
         if r.known_failures:
-            whence += f" · {len(r.known_failures)} known failure(s) listed"
+            whence += f" · {counted(len(r.known_failures), 'known failure', 'known failures')} listed"
         envelope = (
             f'<td class="num {_status_class(env)}">{env.passed}/{env.verdict.total}'
             f'<span class="sub">{_e(env.status)}</span></td>'
@@ -284,7 +286,8 @@ def _failing(c: Comparison, ids: _Ids, index: Mapping[str, int]) -> str:
             for case in t.results.values()
             if case.outcome not in (PASSED, SKIPPED)
         ]
-        out.append(f'<h3 id="e{index[e.label]}">{_tag(e)}{_e(e.label, 200)}: {len(cases)} case(s) not passed</h3>')
+        not_passed = counted(len(cases), "case", "cases")
+        out.append(f'<h3 id="e{index[e.label]}">{_tag(e)}{_e(e.label, 200)}: {not_passed} not passed</h3>')
         for gi, t, case in cases:
             out.append(_failure(ids.of(index[e.label], gi, case.id), t, case))
     out.append("</section>")

@@ -14,6 +14,7 @@ from typing import IO, Any
 from .._version import __version__
 from ..protocol.wire import printable
 from ..rules.model import Ruleset
+from ..rules.plurals import counted
 from .certify import ENVELOPE, ERRORED, FAILED, PASSED, SKIPPED, XFAIL, XPASS, CaseResult, Run
 from .envelope import EnvelopeCase
 from .provenance import suite_hash
@@ -180,7 +181,8 @@ def render_text(run: Run, vs: list[Verdict]) -> str:
         f"implementation: {_field(impl, 'name')} {_field(impl, 'version')} ({_field(impl, 'language')}); "
         f"protocol 1.{run.protocol_minor}; offers {printable(', '.join(run.offered), 500) or 'nothing'}"
     )
-    lines.append(f"suite: {len(run.suite.cases)} cases; {len(run.results)} run in {run.seconds:.2f}s")
+    cases = counted(len(run.suite.cases), "case", "cases")
+    lines.append(f"suite: {cases}; {len(run.results)} run in {run.seconds:.2f}s")
     if run.restarts:
         lines.append(f"restarts: {run.restarts}")
     if run.fatal:

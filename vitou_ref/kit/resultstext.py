@@ -7,6 +7,7 @@ from typing import Any
 
 from .._version import __version__
 from ..protocol.wire import printable
+from ..rules.plurals import counted
 from .comparison import Comparison, Entrant, Group, Tally
 from .results import CaseLine, short_hash
 
@@ -58,12 +59,14 @@ def render_text(c: Comparison) -> str:
 
 def _heading(c: Comparison) -> str:
     suites = ", ".join(short_hash(h) for h in c.suite_hashes)
-    return f"{len(c.entrants)} report(s) of vitou certify; suite {suites}"
+    return f"{counted(len(c.entrants), 'report', 'reports')} of vitou certify; suite {suites}"
 
 
 def _whence(e: Entrant) -> str:
     r = e.report
-    known = f"; {len(r.known_failures)} known failure(s) listed" if r.known_failures else ""
+    known = ""
+    if r.known_failures:
+        known = f"; {counted(len(r.known_failures), 'known failure', 'known failures')} listed"
     stopped = f"; INCOMPLETE: {r.stopped}" if r.stopped else ""
     return f"{r.path}, {r.command or 'command not recorded'}{known}{stopped}"
 
