@@ -20,7 +20,7 @@ from .progress import ProgressLine
 # Where hypothesis writes during fuzz and mutants --fuzz, said in fuzz's help.
 HYPOTHESIS_HOME = (
     "vitou's cache directory: $XDG_CACHE_HOME/vitou/hypothesis (by default ~/.cache/vitou/hypothesis) on Linux, "
-    "~/Library/Caches/vitou/hypothesis on macOS, %LOCALAPPDATA%\\vitou\\Cache\\hypothesis on Windows"
+    "~/Library/Caches/vitou/hypothesis on macOS"
 )
 
 
@@ -113,16 +113,6 @@ def _add_fuzz(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     fz.set_defaults(run=cmd_fuzz)
 
 
-def cache_dir() -> str:
-    """vitou's cache directory, where the platform keeps caches (XDG on Linux and the other Unixes)."""
-    if sys.platform == "win32":
-        return os.path.join(os.environ.get("LOCALAPPDATA") or os.path.expanduser("~\\AppData\\Local"), "vitou", "Cache")
-    if sys.platform == "darwin":
-        return os.path.expanduser("~/Library/Caches/vitou")
-    xdg = os.environ.get("XDG_CACHE_HOME", "")
-    return os.path.join(xdg if os.path.isabs(xdg) else os.path.expanduser("~/.cache"), "vitou")  # XDG: absolute only
-
-
 @contextlib.contextmanager
 def hypothesis_home() -> Iterator[None]:
     """Hypothesis's files go to vitou's cache directory for the command, not to ``.hypothesis/`` where it is run.
@@ -137,7 +127,9 @@ def hypothesis_home() -> Iterator[None]:
     from hypothesis import configuration
 
     before = getattr(configuration, "__hypothesis_home_directory", None)  # None: hypothesis's own default
-    configuration.set_hypothesis_home_dir(os.path.join(cache_dir(), "hypothesis"))
+    from ..rules.cache import platform_cache_dir
+
+    configuration.set_hypothesis_home_dir(os.path.join(platform_cache_dir(), "hypothesis"))
     try:
         yield
     finally:
@@ -391,4 +383,4 @@ def mutants(
     return 0 if table.score >= min_score else 1
 
 
-__all__ = ["add_parsers", "cache_dir", "fuzz", "hypothesis_home", "mutants", "play_match", "simulate"]
+__all__ = ["add_parsers", "fuzz", "hypothesis_home", "mutants", "play_match", "simulate"]

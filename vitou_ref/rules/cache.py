@@ -39,13 +39,18 @@ MAX_ENTRIES = 256  # beyond this, the least recently used entries are removed
 
 
 def cache_dir() -> Path | None:
-    """The cache directory (VITOU_CACHE_DIR, else the platform's), or None when the cache is off."""
+    """The load cache's directory (VITOU_CACHE_DIR, else the platform's), or None when the cache is off."""
     configured = os.environ.get(ENV_DIR)
     if configured is not None:
         return Path(configured) if configured else None
+    return platform_cache_dir()
+
+
+def platform_cache_dir() -> Path:
+    """vitou's directory where the platform keeps caches: ~/Library/Caches/vitou on macOS, XDG's elsewhere."""
     if sys.platform == "darwin":
         base = Path.home() / "Library" / "Caches"
-    else:  # XDG, the convention of Linux and the other POSIX systems
+    else:  # XDG, the convention of Linux and the other POSIX systems; it allows only an absolute path
         xdg = os.environ.get("XDG_CACHE_HOME", "")
         base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache"
     return base / "vitou"
