@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..kit.outputs import dir_problem, file_problem
 from ..rules.errors import InputError, UnknownRuleset
+from ..rules.plurals import counted
 from ..rules.problems import Problem
 from . import options as _o
 from . import progress as _p
@@ -379,7 +380,8 @@ def _write_files(outputs: _Outputs, run: Run, vs: list[Verdict], jsonl: JsonlRep
             lost.append(f"--save-failed: {outputs.save_failed}: {exc.strerror or exc}")
         else:
             if written:
-                print(f"saved {len(written)} failing case(s) under {outputs.save_failed}", file=sys.stderr)
+                saved = counted(len(written), "failing case", "failing cases")
+                print(f"saved {saved} under {outputs.save_failed}", file=sys.stderr)
     return lost
 
 

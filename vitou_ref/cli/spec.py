@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..rules.plurals import counted
 from .output import check_status, print_json
 
 
@@ -128,7 +129,7 @@ def spec_check(files: list[str], fmt: str) -> int:
             else:
                 for p in r.problems:
                     print(str(p))
-                print(f"FAILED: {r.path}: {len(r.problems)} problem(s)")
+                print(f"FAILED: {r.path}: {counted(len(r.problems), 'problem', 'problems')}")
     return check_status(all(r.ok for r in results), (p.code for r in results for p in r.problems))
 
 

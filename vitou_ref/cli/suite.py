@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..rules.plurals import counted
 from .output import check_status, emit, print_json
 
 
@@ -74,7 +75,8 @@ def fixtures_check(
         print(f"FAIL {f.describe()}")
     for p in report.problems:
         print(str(p))
-    print("OK" if report.ok else f"FAILED: {len(report.failures)} failing case(s), {len(report.problems)} problem(s)")
+    failing = counted(len(report.failures), "failing case", "failing cases")
+    print("OK" if report.ok else f"FAILED: {failing}, {counted(len(report.problems), 'problem', 'problems')}")
     return status
 
 

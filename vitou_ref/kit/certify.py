@@ -11,6 +11,7 @@ from typing import Any
 from ..protocol.client import PROTOCOL_MINOR, Client, Fault
 from ..protocol.connection import DEFAULT_MAX_LINE, Connection
 from ..protocol.wire import printable
+from ..rules.plurals import counted
 from .compare import Difference, compare, shape_problem
 from .envelope import NONE, EnvelopeCase, judge_answer, judge_sentinel, sentinel
 from .fixtures import Case
@@ -185,7 +186,7 @@ class Certifier:
             self.client.kill()
             self.client = None
         if run.restarts >= self.opt.max_restarts:
-            run.fatal = f"the implementation failed {run.restarts + 1} times; no more restarts"
+            run.fatal = f"the implementation failed {counted(run.restarts + 1, 'time', 'times')}; no more restarts"
             return False
         run.restarts += 1
         try:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..protocol.wire import canonical
 from ..rules.errors import InputError
 from ..rules.model import freeze, thaw
+from ..rules.plurals import counted
 from ..rules.problems import Problem
 from ..rules.registry import shipped_names
 from ..rules.versions import Ref, concrete_names, parse_ref
@@ -230,7 +231,8 @@ def cases_of(doc: Document, path: str | os.PathLike[str], name: str) -> list[Cas
                 problems.append(
                     doc.problem(
                         "FIXTURE_STEPS",
-                        f"{raw['id']}: {n_actions} action(s) but {len(e['steps'])} expected step(s) in {label}",
+                        f"{raw['id']}: {counted(n_actions, 'action', 'actions')} but "
+                        f"{counted(len(e['steps']), 'expected step', 'expected steps')} in {label}",
                         (*at, "steps"),
                     )
                 )

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..protocol.wire import printable
+from ..rules.plurals import counted
 from .results import CaseLine, Report
 
 REGRESSED = "newly failing"  # passed before, and not now: the only kind that makes the exit status 1
@@ -98,7 +99,7 @@ def _last_line(d: Diff) -> str:
     n = {k: len(d.of_kind(k)) for k in KINDS}
     verdict = "REGRESSED" if d.regressed else "no regression"
     return (
-        f"{verdict}: {d.compared} cases in both, {n[REGRESSED]} newly failing, {n[FIXED]} newly passing, "
+        f"{verdict}: {counted(d.compared, 'case', 'cases')} in both, {n[REGRESSED]} newly failing, {n[FIXED]} newly passing, "
         f"{n[CHANGED]} changed outcome otherwise; {n[GONE]} not run in NEW, {n[ADDED]} new in NEW"
     )
 
