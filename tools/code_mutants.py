@@ -64,8 +64,9 @@ from vitou_ref.rules.errors import VitouError  # noqa: E402
 PACKAGE = Path(vitou_ref.__file__).resolve().parent
 EQUIVALENT_FILE = Path(__file__).resolve().parent / "code_mutants_equivalent.yaml"
 ADAPTER = [sys.executable, "-m", "vitou_ref.adapter"]
-# randomplay.py is left out: only simulation uses it, never the protocol, so no case could tell a mutant of it.
-SKIPPED_ENGINE = {"randomplay.py", "__init__.py"}
+# randomplay.py and observation.py are left out: only simulation and the players use them, never the
+# protocol, so no case could tell a mutant of them (tests/test_observation.py guards what a seat may see).
+SKIPPED_ENGINE = {"randomplay.py", "observation.py", "__init__.py"}
 OTHER_MODULES = ("protocol/server.py", "protocol/wire.py", "rules/settings.py", "rules/cards.py", "rules/conditions.py")
 KILLED, SURVIVED, EQUIVALENT = "killed", "survived", "equivalent"
 PROBE_SCRIPT = Path(__file__).resolve().parent / "code_mutants_probe.py"
