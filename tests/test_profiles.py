@@ -201,14 +201,14 @@ def test_diff_lists_what_changed_clause_by_clause(capsys: pytest.CaptureFixture[
 @pytest.mark.parametrize("name", ["vitou", *PROFILES])
 def test_simulate_reports_what_a_designer_wants(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--ruleset", name, "--matches", "40", "--seed", "3", "--format", "json"]) == 0
-    sim = json.loads(capsys.readouterr().out)
+    (sim,) = json.loads(capsys.readouterr().out)["rulesets"]
     assert sim["matches"] == 40 and sim["hands"] >= 40
-    assert sum(sim["endings"].values()) == 40
+    assert sum(e["count"] for e in sim["endings"].values()) == 40
     assert set(sim["hand_results"]) <= {"tricks", "refusal", "decline", "tied", "passed"}
-    assert 0 <= sim["refusal_rate"] <= 1 and 0 <= sim["tied_trick_rate"] <= 1
+    assert 0 <= sim["refusal"]["share"] <= 1 and 0 <= sim["tied_tricks"]["share"] <= 1
     assert main(["simulate", "--ruleset", name, "--matches", "40", "--seed", "3"]) == 0
     text = capsys.readouterr().out
-    assert "hands per match" in text and "how matches end" in text
+    assert "hands per match" in text and "how matches end" in text and "baseline" in text
 
 
 def test_write_your_own_variant_walkthrough(capsys: pytest.CaptureFixture[str]) -> None:

@@ -33,9 +33,13 @@ from vitou_ref.audit.report import audit_json, audit_text, position_json, positi
 from vitou_ref.audit.rulebook import build, markdown
 from vitou_ref.engine.actions import action_from_json
 from vitou_ref.engine.reasons import Reason, catalog
-from vitou_ref.hunt.simulate import render_simulation, simulate
+from vitou_ref.engine.tables import tables_for
 from vitou_ref.kit.reports import Verdict
 from vitou_ref.rules.errors import IllegalAction
+from vitou_ref.sim.compare import report
+from vitou_ref.sim.run import Lineup
+from vitou_ref.sim.shards import simulate
+from vitou_ref.sim.textout import render
 
 FIGURE = re.compile(r"(?<!\w)(20|21)(?!\w)")  # a score figure; 10S, 2p, hashes and seat names are not
 AT = re.compile(r"(?<!\w)30(?!\w)")
@@ -215,7 +219,7 @@ def test_the_rulebook_s_own_words_name_the_ruleset_s_figures(thirty: Any, lang: 
 
 
 def test_simulate_and_certify_reports_name_the_ruleset_s_ending(thirty: Any) -> None:
-    out = render_simulation(simulate(thirty, 50, 1))
-    assert "matches reaching 30: " in out and "reaching 30-30: " in out
+    out = render(report(simulate([tables_for(thirty)], Lineup(), 1, 0, 50)))
+    assert re.search(r"^matches reaching 30 ", out, re.M) and re.search(r"^matches reaching 30-30 ", out, re.M)
     v = Verdict("vitou-thirty/1.1.0", {}, 0, 0, 0, twenty_at=30)
     assert v.section_title("04") == "The 30-point ending"

@@ -24,12 +24,15 @@ from vitou_ref.engine.events import HandEvent
 from vitou_ref.engine.tables import tables_for
 from vitou_ref.hunt.fuzzcases import Case as FuzzCase
 from vitou_ref.hunt.fuzzcases import compare as fuzz_compare
-from vitou_ref.hunt.simulate import render_simulation, simulate
 from vitou_ref.kit.compare import compare
 from vitou_ref.kit.suite import load_suite
 from vitou_ref.protocol.client import handshake_problem
 from vitou_ref.protocol.server import run_case
 from vitou_ref.rules.schema import first_error
+from vitou_ref.sim.compare import report
+from vitou_ref.sim.run import Lineup
+from vitou_ref.sim.shards import simulate
+from vitou_ref.sim.textout import render
 
 SPEC_11 = ROOT / "spec" / "vitou-1.1.0.yaml"
 ABT_ROW = "          pattern: [A, B, T]\n          winner: A\n"
@@ -95,12 +98,13 @@ def test_void_is_worded_apart_from_tied_in_every_language(discard: Any) -> None:
 
 
 def test_simulate_counts_void_hands_apart(discard: Any) -> None:
-    sim = simulate(discard, 300, 1)
-    j = sim.to_json()
-    assert j["hand_results"].get("void", 0) > 0
-    assert j["void_hand_rate"] > j["all_tied_hand_rate"]
-    assert j["all_tied_hand_rate"] == round(j["hand_results"].get("tied", 0) / j["hands"], 4)
-    assert "void hands" in render_simulation(sim)
+    rep = report(simulate([tables_for(discard)], Lineup(), 1, 0, 300))
+    (j,) = rep["rulesets"]
+    void, tied = j["hand_results"]["void"], j["hand_results"].get("tied", {"count": 0, "share": 0})
+    assert void["count"] > 0 and void["of"] == j["hands"]
+    assert void["share"] > tied["share"]
+    assert tied["share"] == round(tied["count"] / j["hands"], 4)
+    assert "\n  void " in render(rep)
 
 
 # ------------------------------------------------------------------ protocol 1.0 and 1.1

@@ -1,4 +1,4 @@
-"""``vitou match``, ``simulate``, ``fuzz`` and ``mutants``: random play, and the hunt for divergences."""
+"""``vitou match``, ``fuzz`` and ``mutants``: a random match, and the hunt for divergences."""
 
 from __future__ import annotations
 
@@ -26,7 +26,6 @@ HYPOTHESIS_HOME = (
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _add_match(sub)
-    _add_simulate(sub)
     _add_fuzz(sub)
     _add_mutants(sub)
 
@@ -41,25 +40,6 @@ def _add_match(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     match.add_argument("--seed", type=_o.seed, default=None, help="the seed (default: a random one, printed)")
     match.add_argument("--ruleset", default="vitou", help="ruleset id, id/version or file (default: vitou)")
     match.set_defaults(run=cmd_match)
-
-
-def _add_simulate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    sim = sub.add_parser(
-        "simulate",
-        help="play random matches and sum them up",
-        description="Play random matches with the reference (uniformly random legal actions: a baseline, not a "
-        "model of real players) and sum them up: hands per match, how matches and hands end, the values won.",
-    )
-    sim.add_argument(
-        "--ruleset", default="vitou", metavar="ID|FILE", help="ruleset id, id/version or file (default: vitou)"
-    )
-    sim.add_argument("--matches", type=_o.positive_int, default=1000, help="matches to play (default: 1000)")
-    sim.add_argument(
-        "--seed", type=_o.seed, default=1, help="the seed: the same seed plays the same matches (default: 1)"
-    )
-    sim.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
-    sim.add_argument("--progress", action="store_true", help=PROGRESS_HELP)
-    sim.set_defaults(run=cmd_simulate)
 
 
 def _add_fuzz(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -192,28 +172,6 @@ def play_match(ruleset: str, seed: int | None) -> int:
     print(f"{rules.name}, seed {seed}")
     for line in account(match, rng):
         print(line)
-    return 0
-
-
-def cmd_simulate(args: argparse.Namespace) -> int:
-    return simulate(args.ruleset, args.matches, args.seed, args.format, progress=args.progress)
-
-
-def simulate(ruleset: str, matches: int, seed: int, fmt: str, *, progress: bool) -> int:
-    from ..hunt.simulate import render_simulation
-    from ..hunt.simulate import simulate as play
-    from ..rules.registry import load_ruleset
-
-    if matches < 1:
-        print("vitou: --matches must be at least 1", file=sys.stderr)
-        return 2
-    rules = load_ruleset(ruleset)
-    with ProgressLine(f"simulate {rules.name}", matches, unit="matches", failed=None, force=progress) as shown:
-        sim = play(rules, matches, seed, lambda done, _total: shown.update(done))
-    if fmt == "json":
-        print_json(sim.to_json())
-    else:
-        sys.stdout.write(render_simulation(sim))
     return 0
 
 
@@ -383,4 +341,4 @@ def mutants(
     return 0 if table.score >= min_score else 1
 
 
-__all__ = ["add_parsers", "fuzz", "hypothesis_home", "mutants", "play_match", "simulate"]
+__all__ = ["add_parsers", "fuzz", "hypothesis_home", "mutants", "play_match"]

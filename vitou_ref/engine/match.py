@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ..rules.cards import Card
 from ..rules.errors import IllegalAction
@@ -32,6 +33,9 @@ from .trick import Tricks
 
 # CHECKED_CODES belongs to the checks table; it stays importable from here, where callers found it.
 __all__ = ["CHECKED_CODES", "Match", "Transition"]
+
+
+_M = TypeVar("_M", bound="Match")
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,8 +135,8 @@ class Match(Tricks, Bids, Checks):
             return cls(rules, rng=seed, score=score)
         return cls(rules, seed=seed, score=score)
 
-    def clone(self) -> Match:
-        other = Match.__new__(Match)
+    def clone(self: _M) -> _M:
+        other = type(self).__new__(type(self))  # a subclass (the recording match) clones as itself
         for name in MatchState.__slots__:
             setattr(other, name, getattr(self, name))
         other.hands = [list(h) for h in self.hands]

@@ -1,1 +1,1 @@
-"""Hunting for what the suite misses: differential fuzzing, mutants, simulation and benchmarks."""
+"""Hunting for what the suite misses: differential fuzzing, mutants and benchmarks."""

@@ -1,0 +1,140 @@
+"""Determinised Monte Carlo: deal the unseen cards many ways, play each choice to the end of the hand, keep the best.
+
+At a decision the game waits for, with more than one choice, the player samples ``budget`` deals
+of the cards it has not seen, consistent with what it saw: its own cards, its partners' cards
+shown at twenty, every card played (each seat keeps the cards it played, in their tricks), and
+the number of cards each seat was dealt. Each sampled deal is replayed through the hand's public
+history from its first action; a deal under which that history would not have happened (an act
+refused, or the hand over sooner: a hand that stops as soon as it is determined depends on the
+cards still held) is drawn again. For every candidate action and every world (the same worlds for
+every candidate), the rest of the hand only, not the match, is played with the rules of thumb
+(:mod:`.heuristic`) at every seat; the candidate is worth the points its side gains minus the
+points the other side gains in that hand, and the target's worth (plus or minus) when the hand
+decides the match. The best average wins; ties go to the earliest in ``obs.legal``. Out-of-turn
+chances and signals are left to the rules of thumb. Deterministic for a seed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ..engine.actions import Action, Signal
+from ..engine.events import Event, HandEvent, MatchEvent
+from ..engine.observation import Observation, RecordedMatch, asking_order, observe
+from ..engine.tables import Tables
+from ..rules.errors import IllegalAction
+from .heuristic import decide, signal_for
+
+DEFAULT_BUDGET = 16
+MAX_DRAWS = 8  # draws per wanted world before giving up on consistency (then fewer worlds are used)
+
+
+class SearchPlayer:
+    """Determinised Monte Carlo over ``budget`` sampled deals per decision (see the module's docstring)."""
+
+    kind = "search"
+
+    def __init__(self, seed: int, budget: int = DEFAULT_BUDGET) -> None:
+        if budget < 1:
+            raise ValueError(f"a search budget is a number of sampled deals, 1 or more, not {budget}")
+        self.budget = budget
+        self._rng = random.Random(seed)
+
+    def choose(self, obs: Observation) -> Action | None:
+        if not obs.must_act:
+            return decide(obs)
+        sig = signal_for(obs)
+        if sig is not None:
+            return sig
+        legal = obs.legal
+        if len(legal) <= 1:
+            return legal[0] if legal else None
+        worlds = sample_worlds(obs, self.budget, self._rng)
+        if not worlds:  # pragma: no cover - the true deal is always consistent; only bad luck gets here
+            return decide(obs, signals=False)
+        best, best_value = legal[0], float("-inf")
+        for action in legal:
+            total = 0.0
+            for world in worlds:
+                total += _value(obs, world.clone(), action)
+            if total > best_value:
+                best, best_value = action, total
+        return best
+
+
+def sample_worlds(obs: Observation, count: int, rng: random.Random) -> list[RecordedMatch]:
+    """Up to ``count`` matches at this moment of the hand, each from a deal of the unseen cards consistent with ``obs``."""
+    t = obs.tables
+    seen: dict[str, list[int]] = {s: [] for s in obs.seats}
+    for _, seat, card in obs.played:
+        seen[seat].append(card.id)
+    seen[obs.seat] += [c.id for c in obs.hand]
+    for seat, cards in obs.shown:
+        seen[seat] += [c.id for c in cards]
+    known = {c for cards in seen.values() for c in cards}
+    unseen = [c for c in t.deck if c not in known]
+    hidden = [(s, t.cards_each - len(cards)) for s, cards in seen.items() if len(cards) < t.cards_each]
+    history = [s.action for s in obs.acts if type(s.action) is not Signal]
+    score = dict(obs.score)
+    worlds: list[RecordedMatch] = []
+    for _ in range(count * MAX_DRAWS):
+        rng.shuffle(unseen)
+        deal = {s: list(cards) for s, cards in seen.items()}
+        k = 0
+        for seat, n in hidden:
+            deal[seat] += unseen[k : k + n]
+            k += n
+        world = _replay(t, obs.dealer, deal, score, history)
+        if world is not None:
+            worlds.append(world)
+            if len(worlds) == count:
+                break
+    return worlds
+
+
+def _replay(
+    t: Tables, dealer: str, deal: dict[str, list[int]], score: dict[str, int], history: Sequence[Action]
+) -> RecordedMatch | None:
+    cards = {s: [t.card(c) for c in cs] for s, cs in deal.items()}
+    m = RecordedMatch(t, dealer=dealer, deals=[cards], score=score)
+    for action in history:
+        try:
+            events = m.apply(action)
+        except IllegalAction:
+            return None
+        if events and any(type(e) is HandEvent for e in events):
+            return None
+    return m
+
+
+def _value(obs: Observation, m: RecordedMatch, action: Action) -> float:
+    """What ``action`` is worth to ``obs.side`` in world ``m``, the hand played out by the rules of thumb."""
+    events = m.apply(action)
+    while not _hand_over(events):
+        order = asking_order(m)
+        if not order:  # pragma: no cover - a hand always ends with a HandEvent
+            return 0.0
+        for seat in order:
+            choice = decide(observe(m, seat), signals=False)
+            if choice is not None:
+                events = m.apply(choice)
+                break
+        else:  # pragma: no cover - the mover always has an action
+            return 0.0
+    return _worth(obs, events)
+
+
+def _hand_over(events: tuple[Event, ...]) -> bool:
+    return any(type(e) is HandEvent for e in events)
+
+
+def _worth(obs: Observation, events: tuple[Event, ...]) -> float:
+    for e in events:
+        if type(e) is MatchEvent:
+            return float(obs.target if e.winner == obs.side else -obs.target)
+    hand = next(e for e in events if type(e) is HandEvent)
+    before = dict(obs.score)
+    gained = {side: pts - before[side] for side, pts in hand.score}
+    mine = gained.pop(obs.side)
+    return float(mine - sum(gained.values()))

@@ -1,0 +1,152 @@
+"""What a simulation counts, per ruleset: raw counts only, so that runs merge exactly; intervals come at output."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.events import Event, HandEvent, MatchEvent, TrickEvent
+from ..engine.state import TWENTY, TWENTY_TWENTY
+
+
+@dataclass
+class Figures:
+    """The counts of one ruleset over a range of matches. Every field adds up when two ranges merge."""
+
+    ruleset: str
+    twenty_at: int = 20
+    matches: int = 0
+    hands_per_match: Counter[int] = field(default_factory=Counter)  # hands in a match -> matches
+    endings: Counter[str] = field(default_factory=Counter)
+    hand_results: Counter[str] = field(default_factory=Counter)  # how hands end (the reason) -> hands
+    values_won: Counter[str] = field(default_factory=Counter)  # points of a hand won -> hands (a bid's name too)
+    values_by_refusal: Counter[str] = field(default_factory=Counter)
+    tricks: int = 0
+    tied_tricks: int = 0
+    reached_twenty: int = 0
+    reached_twenty_twenty: int = 0
+    first_dealer_side_won: int = 0
+    first_kind_won: int = 0  # matches won by the side of --players when it plays --against another kind
+
+    @property
+    def hands(self) -> int:
+        return sum(h * c for h, c in self.hands_per_match.items())
+
+    def add(self, other: Figures) -> None:
+        """Add another range's counts to these (same ruleset)."""
+        if (other.ruleset, other.twenty_at) != (self.ruleset, self.twenty_at):
+            raise ValueError(f"cannot add the counts of {other.ruleset} to those of {self.ruleset}")
+        for name in COUNTERS:
+            getattr(self, name).update(getattr(other, name))
+        for name in INTS:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    def to_raw(self) -> dict[str, Any]:
+        """The counts as JSON: counters as objects with sorted string keys, so that equal counts print equal."""
+        out: dict[str, Any] = {"ruleset": self.ruleset, "twenty_at": self.twenty_at}
+        for name in INTS:
+            out[name] = getattr(self, name)
+        for name in COUNTERS:
+            out[name] = {str(k): v for k, v in sorted(getattr(self, name).items(), key=lambda kv: order(str(kv[0])))}
+        return out
+
+    @classmethod
+    def from_raw(cls, raw: Mapping[str, Any]) -> Figures:
+        """Counts read back from :meth:`to_raw`; KeyError, TypeError or ValueError when they are not such counts."""
+        f = cls(str(raw["ruleset"]), _count(raw["twenty_at"]))
+        for name in INTS:
+            setattr(f, name, _count(raw[name]))
+        for name in COUNTERS:
+            items = raw[name]
+            if not isinstance(items, Mapping):
+                raise TypeError(f"{name} is not an object")
+            key = _count if name == "hands_per_match" else str
+            getattr(f, name).update({key(k): _count(v) for k, v in items.items()})
+        return f
+
+
+INTS = (
+    "matches",
+    "tricks",
+    "tied_tricks",
+    "reached_twenty",
+    "reached_twenty_twenty",
+    "first_dealer_side_won",
+    "first_kind_won",
+)
+COUNTERS = ("hands_per_match", "endings", "hand_results", "values_won", "values_by_refusal")
+
+
+def _count(v: object) -> int:
+    n = int(v) if isinstance(v, str) and v.isdigit() else v
+    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+        raise ValueError(f"{v!r} is not a count")
+    return n
+
+
+def order(key: str) -> tuple[int, str]:
+    """Numbers first, in order, then names (a match-winning bid's value is its name)."""
+    return (int(key), "") if key.isdigit() else (10**9, key)
+
+
+class MatchTally:
+    """Counts one match as it is played, step by step, into a ruleset's :class:`Figures`."""
+
+    def __init__(self, figures: Figures) -> None:
+        self.f = figures
+        self.saw_twenty = self.saw_tt = False
+        self.last_hand: HandEvent | None = None
+        self.winner: str | None = None
+
+    def step(self, mode: int, events: Iterable[Event]) -> None:
+        f = self.f
+        if mode == TWENTY:
+            self.saw_twenty = True
+        elif mode == TWENTY_TWENTY:
+            self.saw_tt = True
+        for e in events:
+            if isinstance(e, TrickEvent):
+                f.tricks += 1
+                if e.winner is None:
+                    f.tied_tricks += 1
+            elif isinstance(e, HandEvent):
+                self.last_hand = e
+                f.hand_results[e.reason] += 1
+                if e.winner is not None:
+                    f.values_won[str(e.points)] += 1
+                    if e.reason == "refusal":
+                        f.values_by_refusal[str(e.points)] += 1
+            elif isinstance(e, MatchEvent):
+                self.winner = e.winner
+                if self.last_hand is not None:
+                    f.endings[ending(self.last_hand, f.twenty_at)] += 1
+
+    def close(self, hands: int, first_dealer_side: str, first_kind_side: str | None) -> None:
+        """The match is over: its length, the thresholds it reached, and who won it."""
+        f = self.f
+        f.matches += 1
+        f.hands_per_match[hands] += 1
+        f.reached_twenty += self.saw_twenty
+        f.reached_twenty_twenty += self.saw_tt
+        f.first_dealer_side_won += self.winner == first_dealer_side
+        f.first_kind_won += first_kind_side is not None and self.winner == first_kind_side
+
+
+def ending(h: HandEvent, at: int) -> str:
+    """How a match ended, from its last hand."""
+    if h.mode == "twenty_twenty":
+        return f"{at}-{at} ending"
+    if h.mode == "twenty":
+        score = dict(h.score)
+        was = score[h.winner or ""] - int(h.points)
+        return f"won at {at}" if was == at else f"opponents of the side at {at} passed the target"
+    if isinstance(h.points, str):
+        return "accepted top bid (baraque)"
+    if h.reason == "refusal":
+        return "target reached by a refusal"
+    return "target reached on tricks"
+
+
+__all__ = ["COUNTERS", "INTS", "Figures", "MatchTally", "ending", "order"]

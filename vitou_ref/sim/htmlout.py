@@ -1,0 +1,129 @@
+"""A simulation as one self-contained HTML page: the figures side by side, and the charts as HTML bars, no script."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping
+from typing import Any
+
+from .compare import Chart, charts, rows
+from .plot import colour
+from .textout import header
+
+# The charts are HTML and CSS bars, drawn with or without matplotlib: the page
+# is the same whatever is installed, reflows to a phone's width, and its
+# numbers are text that can be read, searched and copied.
+CSS = """
+:root{color-scheme:light}
+*{box-sizing:border-box}
+body{margin:0 auto;max-width:60rem;padding:0 1rem 2rem;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;
+color:#1a1a1a;background:#fff;overflow-wrap:break-word}
+h1{font-size:1.5rem}h2{margin-top:2rem;border-bottom:2px solid #c4c4c4;font-size:1.2rem}
+.meta{color:#4d4d4d;font-size:.9rem}
+.scroll{overflow-x:auto;max-width:100%}
+table{border-collapse:collapse;font-size:.9rem}
+th,td{padding:.3rem .5rem;border:1px solid #c4c4c4;text-align:left;vertical-align:top}
+thead th{background:#f0f0f0}
+th[scope=row]{min-width:8rem}
+td.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
+.ci{display:block;font-size:.8rem;color:#4d4d4d}
+td.sig{font-weight:700;background:#fff3dc}
+tr.section th{background:#e8ecf6}
+th.sub{padding-left:1.5rem;font-weight:400}
+.legend{display:flex;flex-wrap:wrap;gap:.3rem 1rem;padding:0;margin:.5rem 0;list-style:none;font-size:.9rem}
+.key{display:inline-block;width:.9em;height:.9em;margin-right:.3em;vertical-align:-.1em}
+.chart{margin:.5rem 0 1.5rem}
+.cat{display:grid;grid-template-columns:minmax(5rem,14rem) 1fr;gap:.5rem;align-items:center;padding:.15rem 0;
+border-top:1px solid #eee}
+.cat>span{font-size:.85rem}
+.bars{min-width:0}
+.bar{display:flex;align-items:center;gap:.3rem;height:.95rem;font-size:.75rem;font-variant-numeric:tabular-nums}
+.bar i{display:block;height:.7rem;min-width:1px}
+@media (max-width:40rem){body{padding:0 .6rem 2rem}.cat{grid-template-columns:6.5rem 1fr}}
+.short .cat{grid-template-columns:2.5rem 1fr}
+"""
+
+
+def _e(text: Any) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def page(rep: Mapping[str, Any]) -> str:
+    """The whole page: nothing fetched, nothing run, so that it can be mailed, archived or printed."""
+    names = [r["ruleset"] for r in rep["rulesets"]]
+    title = "Simulation: " + " vs ".join(names)
+    lines = header(rep)
+    body = [
+        f"<h1>{_e(title)}</h1>",
+        *(f'<p class="meta">{_e(line)}</p>' for line in lines),
+        "<h2>Figures</h2>",
+        _table(rep, names),
+        "<h2>Charts</h2>",
+        _legend(names),
+        *(_chart(c, names) for c in charts(rep)),
+        f'<p class="meta">vitou {_e(rep["vitou"])}</p>',
+    ]
+    head = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{_e(title)}</title>",
+        f"<style>{CSS}</style></head><body>",
+    ]
+    return "\n".join([*head, *body, "</body></html>"]) + "\n"
+
+
+def _table(rep: Mapping[str, Any], names: list[str]) -> str:
+    out = ['<div class="scroll"><table>', "<thead><tr><th>figure: value [95% interval]</th>"]
+    out += [f'<th scope="col">{_e(n)}</th>' for n in names]
+    out.append("</tr></thead><tbody>")
+    for r in rows(rep):
+        if r.section:
+            out.append(f'<tr class="section"><th colspan="{len(names) + 1}">{_e(r.label)}</th></tr>')
+            continue
+        sub = ' class="sub"' if r.label.startswith("  ") else ""
+        cells = []
+        for i, c in enumerate(r.cells):
+            sig = 0 < i <= len(r.marks) and r.marks[i - 1]
+            mark = ' <abbr title="differs significantly from the first ruleset">*</abbr>' if sig else ""
+            value, _, ci = c.partition(" [")
+            ci = f'<span class="ci">[{_e(ci)}</span>' if ci else ""
+            cells.append(f'<td class="num{" sig" if sig else ""}">{_e(value)}{mark}{ci}</td>')
+        out.append(f'<tr><th scope="row"{sub}>{_e(r.label.strip())}</th>{"".join(cells)}</tr>')
+    out.append("</tbody></table></div>")
+    if len(names) > 1:
+        m = rep["method"]
+        out.append(
+            f'<p class="meta">* (shaded): differs from {_e(names[0])} at the {m["level"]:.0%} level; '
+            f"{_e(m['share_differences'])} for shares, {_e(m['mean_differences'])} for means. {_e(m['caveat'])}.</p>"
+        )
+    return "\n".join(out)
+
+
+def _legend(names: list[str]) -> str:
+    keys = "".join(
+        f'<li><span class="key" style="background:{colour(i)}"></span>{_e(n)}</li>' for i, n in enumerate(names)
+    )
+    return f'<ul class="legend">{keys}</ul>'
+
+
+def _chart(chart: Chart, names: list[str]) -> str:
+    top = max((s for n in names for s in chart.shares[n]), default=0.0) or 1.0
+    short = " short" if all(len(c) <= 4 for c in chart.categories) else ""  # numbers need no wide label column
+    out = [f'<section class="chart{short}"><h3>{_e(chart.title)}</h3>']
+    out.append(f'<p class="meta">{_e(chart.axis)}; bars: % of {_e(chart.unit)}</p>')
+    for k, cat in enumerate(chart.categories):
+        bars = []
+        for i, n in enumerate(names):
+            s = chart.shares[n][k]
+            width = 85 * s / top  # room left beside the longest bar for its number
+            bars.append(
+                f'<div class="bar" title="{_e(n)}: {100 * s:.1f}%">'
+                f'<i style="width:{width:.2f}%;background:{colour(i)}"></i>{100 * s:.1f}%</div>'
+            )
+        out.append(f'<div class="cat"><span>{_e(cat)}</span><div class="bars">{"".join(bars)}</div></div>')
+    out.append("</section>")
+    return "\n".join(out)
+
+
+__all__ = ["page"]

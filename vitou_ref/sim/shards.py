@@ -1,0 +1,218 @@
+"""Large runs: matches split into contiguous ranges across processes, raw counts saved, and runs merged exactly."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import multiprocessing
+import signal
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any
+
+from .._version import __version__
+from ..engine.tables import Tables
+from ..rules.errors import InputError
+from ..rules.files import read_path
+from ..rules.problems import Problem
+from .figures import Figures
+from .run import Lineup, play_range, tables_of
+
+FORMAT = "vitou-simulate-counts"  # the "format" of a --save file
+FORMAT_VERSION = 1
+MAX_SAVED = 64 << 20  # bytes of a --save file read back: counts, never this big
+CHUNKS_PER_JOB = 8  # ranges per process: finer progress, and a slow range does not hold the others up
+
+
+@dataclass
+class Result:
+    """Counts of the same matches under each ruleset, with what it takes to tell runs apart."""
+
+    names: tuple[str, ...]
+    lineup: Lineup
+    seed: int
+    ranges: tuple[tuple[int, int], ...]  # [first, end) of each range of matches, sorted, disjoint
+    figures: list[Figures]
+    seconds: float | None = None  # wall time of a run made here; None for runs merged from files
+    sources: tuple[str, ...] = field(default=())  # the files merged
+    vitou: str = __version__  # the version that played the matches
+
+    @property
+    def matches(self) -> int:
+        return sum(b - a for a, b in self.ranges)
+
+    def to_saved(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "vitou": self.vitou,
+            "rulesets": list(self.names),
+            "players": self.lineup.to_json(),
+            "seed": self.seed,
+            "ranges": [list(r) for r in self.ranges],
+            "counts": [f.to_raw() for f in self.figures],
+        }
+
+
+def split(start: int, stop: int, parts: int) -> list[tuple[int, int]]:
+    """``[start, stop)`` cut into ``parts`` contiguous ranges as even as can be (none empty)."""
+    n = stop - start
+    parts = max(1, min(parts, n))
+    edges = [start + n * k // parts for k in range(parts + 1)]
+    return list(itertools.pairwise(edges))
+
+
+def simulate(
+    refs: Sequence[str | Tables],
+    lineup: Lineup,
+    seed: int,
+    first: int,
+    matches: int,
+    *,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> Result:
+    """Matches ``first`` to ``first + matches - 1`` under each ruleset, on ``jobs`` processes; the same counts for any
+    number of jobs."""
+    names = tuple(tables_of(r).name for r in refs)  # loaded here first: a bad ruleset stops the run at once
+    start = time.perf_counter()
+    stop = first + matches
+    if jobs <= 1 or not all(isinstance(r, str) for r in refs):
+        figures = play_range(refs, lineup, seed, first, stop, progress)
+    else:
+        figures = _in_processes(
+            [str(r) for r in refs], lineup, seed, split(first, stop, jobs * CHUNKS_PER_JOB), jobs, progress
+        )
+    seconds = time.perf_counter() - start
+    return Result(names, lineup, seed, ((first, stop),), figures, seconds)
+
+
+def _in_processes(
+    refs: Sequence[str],
+    lineup: Lineup,
+    seed: int,
+    ranges: list[tuple[int, int]],
+    jobs: int,
+    progress: Callable[[int], None] | None,
+) -> list[Figures]:
+    # spawn: a fresh interpreter per worker, as on macOS; forking a parent that may hold threads is not safe.
+    context = multiprocessing.get_context("spawn")
+    total: list[Figures] | None = None
+    done = 0
+    # Workers ignore ^C: the parent alone stops the run, cancelling what has not started, without a traceback
+    # from every process.
+    pool = ProcessPoolExecutor(
+        max_workers=min(jobs, len(ranges)),
+        mp_context=context,
+        initializer=signal.signal,
+        initargs=(signal.SIGINT, signal.SIG_IGN),
+    )
+    finished_ok = False
+    try:
+        futures = {pool.submit(play_range, tuple(refs), lineup, seed, a, b): b - a for a, b in ranges}
+        pending: set[Future[list[Figures]]] = set(futures)
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                part = fut.result()
+                if total is None:
+                    total = part
+                else:
+                    for mine, theirs in zip(total, part):
+                        mine.add(theirs)
+                done += futures[fut]
+                if progress is not None:
+                    progress(done)
+        finished_ok = True
+    finally:
+        pool.shutdown(wait=finished_ok, cancel_futures=True)
+    assert total is not None
+    return total
+
+
+def save(result: Result, path: str, *, force: bool) -> None:
+    """The raw counts as JSON, refusing to replace a file unless ``force``."""
+    from ..kit.outputs import write_new
+
+    write_new(path, json.dumps(result.to_saved(), indent=1, sort_keys=True) + "\n", force=force)
+
+
+def _problem(path: str, message: str) -> InputError:
+    return InputError([Problem("SIMULATION_MERGE", message, path)])
+
+
+def read_saved(path: str) -> Result:
+    """One --save file, checked: InputError naming the file for anything that is not a run's counts."""
+    data = read_path(path, max_bytes=MAX_SAVED)
+    if len(data) > MAX_SAVED:
+        raise _problem(path, f"over {MAX_SAVED >> 20} MiB: not the counts of vitou simulate --save")
+    try:
+        raw = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise _problem(path, f"not JSON: {exc}") from None
+    if not isinstance(raw, dict) or raw.get("format") != FORMAT:
+        raise _problem(path, f'not the counts of vitou simulate --save (no "format": "{FORMAT}")')
+    if raw.get("format_version") != FORMAT_VERSION:
+        raise _problem(path, f"format_version {raw.get('format_version')!r}; this vitou reads {FORMAT_VERSION}")
+    try:
+        names = tuple(str(n) for n in raw["rulesets"])
+        ranges = tuple((int(a), int(b)) for a, b in raw["ranges"])
+        figures = [Figures.from_raw(c) for c in raw["counts"]]
+        lineup, seed = Lineup.from_json(raw["players"]), raw["seed"]
+        if not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(raw["vitou"], str):
+            raise ValueError("the seed or the vitou version is missing")
+    except (KeyError, TypeError, ValueError) as exc:
+        raise _problem(path, f"the counts are not well formed ({type(exc).__name__}: {exc})") from None
+    if not figures or [f.ruleset for f in figures] != list(names):
+        raise _problem(path, "the counts do not match the rulesets it names")
+    if (
+        not ranges
+        or any(a < 0 or a >= b for a, b in ranges)
+        or any(b > c for (_, b), (c, _) in itertools.pairwise(ranges))
+    ):
+        raise _problem(path, "its ranges of matches are not sorted, disjoint ranges [first, end)")
+    if any(f.matches != sum(b - a for a, b in ranges) for f in figures):
+        raise _problem(path, "the counts do not add up to the matches of its ranges")
+    return Result(names, lineup, seed, ranges, figures, None, (path,), raw["vitou"])
+
+
+def merge(paths: Sequence[str]) -> Result:
+    """Runs made elsewhere, as one: the same rulesets, players, seed and vitou, and ranges of matches that do not
+    overlap (a gap is allowed, and shows in the ranges); InputError naming the files otherwise."""
+    runs = [read_saved(p) for p in paths]
+    base = runs[0]
+    for r in runs[1:]:
+        for what, mine, theirs in (
+            ("rulesets", ", ".join(base.names), ", ".join(r.names)),
+            ("players", base.lineup.describe(), r.lineup.describe()),
+            ("seed", base.seed, r.seed),
+            ("vitou version", base.vitou, r.vitou),
+        ):
+            if mine != theirs:
+                raise _problem(
+                    r.sources[0],
+                    f"{what} {theirs} where {base.sources[0]} has {mine}: "
+                    "only runs of the same rulesets, players, seed and vitou version merge",
+                )
+    spans = sorted((a, b, r.sources[0]) for r in runs for a, b in r.ranges)
+    for (_, b1, p1), (a2, b2, p2) in itertools.pairwise(spans):
+        if a2 < b1:
+            raise _problem(
+                p2, f"matches {a2} to {min(b1, b2) - 1} are also in {p1}: the runs overlap, and would count them twice"
+            )
+    ranges: list[tuple[int, int]] = []
+    for a, b, _ in spans:
+        if ranges and ranges[-1][1] == a:
+            ranges[-1] = (ranges[-1][0], b)
+        else:
+            ranges.append((a, b))
+    figures = base.figures
+    for r in runs[1:]:
+        for ours, other in zip(figures, r.figures):
+            ours.add(other)
+    return Result(base.names, base.lineup, base.seed, tuple(ranges), figures, None, tuple(paths), base.vitou)
+
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "Result", "merge", "read_saved", "save", "simulate", "split"]
