@@ -168,6 +168,34 @@ def test_merge_refuses_what_is_not_saved_counts(tmp_path: Path, capsys: pytest.C
     assert "--seed: SIMULATE_OPTIONS: --merge takes" in capsys.readouterr().err
 
 
+def _hostile_saves(good: dict[str, Any]) -> dict[str, str]:
+    """Saved counts altered the ways a file from elsewhere may be: each must get exit 2 naming the file, never 3."""
+
+    def altered(**changes: Any) -> str:
+        return json.dumps({**good, **changes})
+
+    return {
+        "nested": "[" * 100_000 + "]" * 100_000,  # before the fix: a RecursionError, exit 3
+        "boolean range": altered(ranges=[[True, 30]]),  # JSON's true is not match 1
+        "string range": altered(ranges=[["0", 30]]),
+        "float range": altered(ranges=[[0.0, 30]]),
+        "ruleset not a name": altered(rulesets=[7]),
+        "counts of a string": altered(counts=["x"]),
+        "huge integer": altered(seed=0).replace('"seed": 0', '"seed": ' + "9" * 5000),
+    }
+
+
+def test_merge_refuses_hostile_saves(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a = tmp_path / "a.json"
+    run_json(capsys, "--matches", "30", "--seed", "4", "--save", str(a))
+    good = json.loads(a.read_text(encoding="utf-8"))
+    for what, text in _hostile_saves(good).items():
+        f = tmp_path / "hostile.json"
+        f.write_text(text, encoding="utf-8")
+        assert main(["simulate", "--merge", str(f)]) == 2, what
+        assert f"{f}: SIMULATION_MERGE:" in capsys.readouterr().err, what
+
+
 def test_save_replaces_nothing_without_force(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "counts.json"
     path.write_text("mine")

@@ -55,7 +55,9 @@ class Figures:
     @classmethod
     def from_raw(cls, raw: Mapping[str, Any]) -> Figures:
         """Counts read back from :meth:`to_raw`; KeyError, TypeError or ValueError when they are not such counts."""
-        f = cls(str(raw["ruleset"]), _count(raw["twenty_at"]))
+        if not isinstance(raw["ruleset"], str):
+            raise TypeError("ruleset is not a name")
+        f = cls(raw["ruleset"], _count(raw["twenty_at"]))
         for name in INTS:
             setattr(f, name, _count(raw[name]))
         for name in COUNTERS:

@@ -14,6 +14,7 @@ from typing import Any
 
 from .._version import __version__
 from ..engine.tables import Tables
+from ..protocol.wire import WireError, loads
 from ..rules.errors import InputError
 from ..rules.files import read_path
 from ..rules.problems import Problem
@@ -143,22 +144,35 @@ def _problem(path: str, message: str) -> InputError:
     return InputError([Problem("SIMULATION_MERGE", message, path)])
 
 
+def _text(v: object) -> str:
+    if not isinstance(v, str):
+        raise TypeError(f"{v!r} is not a ruleset's name")
+    return v
+
+
+def _count(v: object) -> int:
+    # Exactly an integer: JSON's true is not 1, and 2.5 or "3" is no match number.
+    if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+        raise ValueError(f"{v!r} is not a whole number of matches")
+    return v
+
+
 def read_saved(path: str) -> Result:
     """One --save file, checked: InputError naming the file for anything that is not a run's counts."""
     data = read_path(path, max_bytes=MAX_SAVED)
     if len(data) > MAX_SAVED:
         raise _problem(path, f"over {MAX_SAVED >> 20} MiB: not the counts of vitou simulate --save")
     try:
-        raw = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise _problem(path, f"not JSON: {exc}") from None
+        raw = loads(data)  # bounded depth and digits: a saved file may come from anywhere
+    except WireError as exc:
+        raise _problem(path, f"not JSON: {exc.message}") from None
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         raise _problem(path, f'not the counts of vitou simulate --save (no "format": "{FORMAT}")')
     if raw.get("format_version") != FORMAT_VERSION:
         raise _problem(path, f"format_version {raw.get('format_version')!r}; this vitou reads {FORMAT_VERSION}")
     try:
-        names = tuple(str(n) for n in raw["rulesets"])
-        ranges = tuple((int(a), int(b)) for a, b in raw["ranges"])
+        names = tuple(_text(n) for n in raw["rulesets"])
+        ranges = tuple((_count(a), _count(b)) for a, b in raw["ranges"])
         figures = [Figures.from_raw(c) for c in raw["counts"]]
         lineup, seed = Lineup.from_json(raw["players"]), raw["seed"]
         if not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(raw["vitou"], str):
