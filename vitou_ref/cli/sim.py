@@ -76,7 +76,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "--jobs",
         type=_o.positive_int,
         metavar="N",
-        help="processes to play on; the same figures for any N (default: 1)",
+        help="processes to play on, at most twice the cores; the same figures for any N (default: 1)",
     )
     sim.add_argument("--save", metavar="FILE", help="write the raw counts as JSON, for --merge (default: not saved)")
     sim.add_argument("--force", action="store_true", help="replace the --save and --plot files if they exist")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import multiprocessing
+import os
 import signal
 import time
 from collections.abc import Callable, Sequence
@@ -105,7 +106,8 @@ def _in_processes(
     # Workers ignore ^C: the parent alone stops the run, cancelling what has not started, without a traceback
     # from every process.
     pool = ProcessPoolExecutor(
-        max_workers=min(jobs, len(ranges)),
+        # More processes than twice the cores buys nothing and costs a start each: --jobs 100000 is not 100000.
+        max_workers=min(jobs, len(ranges), 2 * (os.cpu_count() or 1)),
         mp_context=context,
         initializer=signal.signal,
         initargs=(signal.SIGINT, signal.SIG_IGN),
