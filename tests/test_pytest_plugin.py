@@ -56,6 +56,23 @@ def test_through_an_implementation_command(pytester: pytest.Pytester) -> None:
     bad.stdout.fnmatch_lines(["*VT-0002*", "*final state: expected*"])
 
 
+SLOPPY = Path(__file__).parent / "fakes" / "sloppy_envelope.py"
+
+
+def test_the_envelope_cases_run_after_the_rules_cases(pytester: pytest.Pytester) -> None:
+    # The bundled suite under vitou/1.1.0: 298 rules cases, then the 20 envelope cases, as vitou certify runs them.
+    good = pytester.runpytest("-p", "vitou_ref.pytest_plugin", "--vitou-impl", f"{sys.executable} -m vitou_ref.adapter")
+    good.assert_outcomes(passed=318)
+    # An implementation right on the game and sloppy on the envelope (a blank line gets an answer): only
+    # envelope cases fail. Before, the plugin ran no envelope case and passed it.
+    bad = pytester.runpytest(
+        "-p", "vitou_ref.pytest_plugin", "--vitou-impl", f"{sys.executable} {SLOPPY} answer_blank", "-q"
+    )
+    outcomes = bad.parseoutcomes()
+    assert outcomes["passed"] >= 298 and outcomes.get("failed", 0) >= 1
+    bad.stdout.fnmatch_lines(["FAILED*VE-00*"])
+
+
 @pytest.fixture
 def autoload(monkeypatch: pytest.MonkeyPatch) -> None:
     # pytest loads the plugin through vitou's pytest11 entry point, unless plugin autoloading is off.

@@ -27,6 +27,7 @@ import pytest
 # imported by the hooks and fixtures that use it.
 if TYPE_CHECKING:
     from .kit.certify import Certifier, Run
+    from .kit.envelope import EnvelopeCase
     from .kit.fixtures import Case
 
 # The plugin's two names: the entry point's, and the module's (-p, pytest_plugins).
@@ -99,7 +100,7 @@ class _Certifying:
 
 
 class _ImplItem(pytest.Item):
-    def __init__(self, *, case: Case, ruleset: str, **kwargs: Any) -> None:
+    def __init__(self, *, case: Case | EnvelopeCase, ruleset: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.case = case
         self.ruleset = ruleset
@@ -129,12 +130,15 @@ class _CaseFailed(Exception):
 
 class _ImplCollector(pytest.Collector):
     def collect(self) -> list[pytest.Item]:
-        from .testing import conformance_cases
+        from .kit.suite import load_suite
 
         cfg = self.config
         name = _ruleset_name(cfg)
-        cases = conformance_cases(name, cfg.getoption("--vitou-suite"))
-        return [_ImplItem.from_parent(self, name=c.id, case=c, ruleset=name) for c in cases]
+        suite = load_suite(cfg.getoption("--vitou-suite"))
+        # The envelope cases (raw protocol lines) come last, as in vitou certify: an implementation that a
+        # hostile line brings down has answered every rules case first.
+        every: list[Case | EnvelopeCase] = [*suite.applicable(name), *(e for e in suite.envelope if e.applies_to(name))]
+        return [_ImplItem.from_parent(self, name=c.id, case=c, ruleset=name) for c in every]
 
 
 def _ruleset_name(cfg: pytest.Config) -> str:
