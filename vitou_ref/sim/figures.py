@@ -57,15 +57,15 @@ class Figures:
         """Counts read back from :meth:`to_raw`; KeyError, TypeError or ValueError when they are not such counts."""
         if not isinstance(raw["ruleset"], str):
             raise TypeError("ruleset is not a name")
-        f = cls(raw["ruleset"], _count(raw["twenty_at"]))
+        f = cls(raw["ruleset"], count(raw["twenty_at"]))
         for name in INTS:
-            setattr(f, name, _count(raw[name]))
+            setattr(f, name, count(raw[name]))
         for name in COUNTERS:
             items = raw[name]
             if not isinstance(items, Mapping):
                 raise TypeError(f"{name} is not an object")
-            key = _count if name == "hands_per_match" else str
-            getattr(f, name).update({key(k): _count(v) for k, v in items.items()})
+            key = _number_key if name == "hands_per_match" else str
+            getattr(f, name).update({key(k): count(v) for k, v in items.items()})
         return f
 
 
@@ -81,11 +81,18 @@ INTS = (
 COUNTERS = ("hands_per_match", "endings", "hand_results", "values_won", "values_by_refusal")
 
 
-def _count(v: object) -> int:
-    n = int(v) if isinstance(v, str) and v.isdigit() else v
-    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+def count(v: object) -> int:
+    """Exactly a whole number, 0 or more: JSON's true is not 1, and 2.5 or "3" is no count."""
+    if not isinstance(v, int) or isinstance(v, bool) or v < 0:
         raise ValueError(f"{v!r} is not a count")
-    return n
+    return v
+
+
+def _number_key(k: object) -> int:
+    # JSON's object keys are strings: a number of hands is written "7".
+    if not isinstance(k, str) or not k.isascii() or not k.isdigit():
+        raise ValueError(f"{k!r} is not a number of hands")
+    return int(k)
 
 
 def order(key: str) -> tuple[int, str]:
@@ -151,4 +158,4 @@ def ending(h: HandEvent, at: int) -> str:
     return "target reached on tricks"
 
 
-__all__ = ["COUNTERS", "INTS", "Figures", "MatchTally", "ending", "order"]
+__all__ = ["COUNTERS", "INTS", "Figures", "MatchTally", "count", "ending", "order"]

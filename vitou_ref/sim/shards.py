@@ -19,7 +19,7 @@ from ..protocol.wire import WireError, loads
 from ..rules.errors import InputError
 from ..rules.files import read_path
 from ..rules.problems import Problem
-from .figures import Figures
+from .figures import Figures, count
 from .run import Lineup, play_range, tables_of
 
 FORMAT = "vitou-simulate-counts"  # the "format" of a --save file
@@ -152,13 +152,6 @@ def _text(v: object) -> str:
     return v
 
 
-def _count(v: object) -> int:
-    # Exactly an integer: JSON's true is not 1, and 2.5 or "3" is no match number.
-    if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-        raise ValueError(f"{v!r} is not a whole number of matches")
-    return v
-
-
 def read_saved(path: str) -> Result:
     """One --save file, checked: InputError naming the file for anything that is not a run's counts."""
     data = read_path(path, max_bytes=MAX_SAVED)
@@ -174,7 +167,7 @@ def read_saved(path: str) -> Result:
         raise _problem(path, f"format_version {raw.get('format_version')!r}; this vitou reads {FORMAT_VERSION}")
     try:
         names = tuple(_text(n) for n in raw["rulesets"])
-        ranges = tuple((_count(a), _count(b)) for a, b in raw["ranges"])
+        ranges = tuple((count(a), count(b)) for a, b in raw["ranges"])
         figures = [Figures.from_raw(c) for c in raw["counts"]]
         lineup, seed = Lineup.from_json(raw["players"]), raw["seed"]
         if not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(raw["vitou"], str):
