@@ -9,9 +9,9 @@ from ..protocol.wire import printable
 from ..rules.errors import InputError
 from ..rules.problems import Problem, pointer
 from .certify import ENVELOPE, SMOKE_IDS
-from .reports import tallied
 from .envelope import EnvelopeCase
 from .fixtures import Case
+from .reports import tallied
 from .results import CaseLine, Report
 from .suite import Suite, cases_matching
 
