@@ -645,3 +645,12 @@ def test_diff_counts_a_case_that_passed_in_old_and_has_no_line_in_new_as_a_regre
     # A case that did not pass in OLD and has no line in NEW loses nothing that passed: listed, no regression.
     assert main(["report", "--diff", str(runs.ref), str(runs.only)]) == 1
     assert f"{len(missing)} passing in OLD and missing in NEW" in capsys.readouterr().out
+
+
+def test_the_header_plans_exactly_the_cases_the_run_sends(runs: Runs) -> None:
+    for path in (runs.ref, runs.only, runs.mutant):
+        header, run = lines(path)[0], cases(path)
+        rules = [c["id"] for c in run if c.get("section") != "envelope"]
+        envelope = [c["id"] for c in run if c.get("section") == "envelope"]
+        assert header["planned"] == {"rules": {"vitou/1.1.0": rules}, "envelope": envelope}
+    assert len(lines(runs.only)[0]["planned"]["rules"]["vitou/1.1.0"]) < len(cases(runs.ref))
