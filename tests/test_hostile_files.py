@@ -7,6 +7,7 @@ import io
 import json
 import os
 import re
+import shlex
 import shutil
 import socket
 import subprocess
@@ -14,6 +15,7 @@ import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import ROOT
@@ -408,3 +410,186 @@ def test_a_claim_of_an_unknown_code_is_a_located_error(tmp_path: Path) -> None:
     check(status, output, 2, "RECORD_CLAIM_CODE", "typo.yaml", line=True)
     assert "/claims/0/asserts" in output and "RAISE_FROM_LST" in output
     assert "did you mean RAISE_FROM_LAST?" in output and "NOT_YOUR_TURN" in output  # the known codes are listed
+
+
+# ---- round two: reports and saved counts. A report is checked against its own header and footer and the suite
+# it claims before it is believed (docs/protocol.md's certify report; README "What a verdict guarantees"); saved
+# counts are checked against what matches can count (vitou_ref/sim/figures.py): exit 2 with a located code, never 3.
+
+REPORT_CMDS = {
+    "report": ["report", "{ref}", "{f}"],
+    "diff": ["report", "--diff", "{ref}", "{f}"],
+    "badge": ["report", "--badge", "{dir}", "{f}"],
+}
+
+
+@pytest.fixture(scope="module")
+def certified(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, object]]]:
+    """A real report of the reference, and the lines of a real report of a mutant that fails some cases."""
+    d = tmp_path_factory.mktemp("hostile-reports")
+    impl = shlex.join([sys.executable, "-m", "vitou_ref.adapter", "--mutant", "refusal-pays-refuser"])
+    assert main(["certify", "--report", str(d / "ref.jsonl")]) == 0
+    assert main(["certify", "--impl", impl, "--report", str(d / "mutant.jsonl")]) == 1
+    text = (d / "mutant.jsonl").read_text(encoding="utf-8")
+    return d / "ref.jsonl", [json.loads(x) for x in text.splitlines()]
+
+
+Lines = list[dict[str, Any]]
+
+
+def _failing(lines: Lines) -> Lines:
+    return [x for x in lines if x["type"] == "case" and x["outcome"] == "failed"]
+
+
+def _rules_verdict(lines: Lines) -> dict[str, Any]:
+    return next(v for v in lines[-1]["verdicts"] if v["kind"] == "rules")
+
+
+def _without_failing(lines: Lines) -> Lines:
+    """The failing case lines deleted, the footer left as it was: 'N/N conformant' to whoever counts lines."""
+    return [x for x in lines if x not in _failing(lines)]
+
+
+def _footer_matched(lines: Lines) -> Lines:
+    """The failing lines deleted and the footer rewritten to agree with what is left."""
+    out = _without_failing(lines)
+    v = _rules_verdict(out)
+    v["total"] = v["counts"]["passed"]
+    v["counts"] = {"passed": v["counts"]["passed"]}
+    v["status"] = "conformant"
+    return out
+
+
+def _plan_matched(lines: Lines) -> Lines:
+    """... and the header's plan too: only the suite it claims still knows the deleted cases."""
+    out = _footer_matched(lines)
+    gone = {x["id"] for x in _failing(lines)}
+    plan = out[0]["planned"]["rules"]
+    plan["vitou/1.1.0"] = [i for i in plan["vitou/1.1.0"] if i not in gone]
+    return out
+
+
+def _footer_lie(lines: Lines) -> Lines:
+    _rules_verdict(lines)["status"] = "conformant"
+    return lines
+
+
+def _count_lie(lines: Lines) -> Lines:
+    _rules_verdict(lines)["counts"]["passed"] += 1
+    return lines
+
+
+def _header_lie(lines: Lines) -> Lines:
+    lines[0]["suite"]["cases"] = 298  # the suite it claims has more
+    return lines
+
+
+def _duplicate(lines: Lines) -> Lines:
+    return [lines[0], lines[1], lines[1], *lines[2:]]
+
+
+def _other_suite_case(lines: Lines) -> Lines:
+    return [*lines[:-1], {**lines[1], "id": "ZZ-9999", "title": "a case of no suite"}, lines[-1]]
+
+
+def _flipped(lines: Lines) -> Lines:
+    """A failed case made to pass, its reason and difference left out; the footer as it was."""
+    line = _failing(lines)[0]
+    line["outcome"] = "passed"
+    line.pop("reason", None)
+    line.pop("difference", None)
+    return lines
+
+
+def _clauses_edited(lines: Lines) -> Lines:
+    lines[1]["clauses"] = ["deck.cards"]  # the case counts for another section of the rules
+    return lines
+
+
+def _unnamed_ruleset(lines: Lines) -> Lines:
+    lines[1]["ruleset"] = "vitou/1.0.0"  # the header's rulesets are vitou/1.1.0 only
+    return lines
+
+
+REPORT_EDITS = [
+    ("deleted-failing.jsonl", _without_failing, "REPORT_COUNTS_DISAGREE"),
+    ("deleted-and-footer.jsonl", _footer_matched, "REPORT_CASES_MISSING"),
+    ("deleted-footer-and-plan.jsonl", _plan_matched, "REPORT_HEADER_DISAGREE"),
+    ("footer-lie.jsonl", _footer_lie, "REPORT_VERDICT_DISAGREE"),
+    ("count-lie.jsonl", _count_lie, "REPORT_COUNTS_DISAGREE"),
+    ("header-lie.jsonl", _header_lie, "REPORT_HEADER_DISAGREE"),
+    ("duplicate.jsonl", _duplicate, "REPORT_DUPLICATE_CASE"),
+    ("other-suite-case.jsonl", _other_suite_case, "REPORT_CASE_UNKNOWN"),
+    ("flipped.jsonl", _flipped, "REPORT_COUNTS_DISAGREE"),
+    ("clauses-edited.jsonl", _clauses_edited, "REPORT_CASE_ALTERED"),
+    ("unnamed-ruleset.jsonl", _unnamed_ruleset, "REPORT_CASE_UNKNOWN"),
+]
+
+
+@pytest.mark.parametrize(("name", "edit", "code"), REPORT_EDITS, ids=[r[0] for r in REPORT_EDITS])
+@pytest.mark.parametrize("command", list(REPORT_CMDS))
+def test_an_edited_report_is_refused_with_its_disagreement_located(
+    certified: tuple[Path, Lines], tmp_path: Path, name: str, edit: Any, code: str, command: str
+) -> None:
+    ref, lines = certified
+    path = tmp_path / name
+    edited = edit(json.loads(json.dumps(lines)))
+    path.write_text("".join(json.dumps(x, separators=(",", ":")) + "\n" for x in edited), encoding="utf-8")
+    badges = tmp_path / "badges"
+    argv = [
+        a.replace("{ref}", str(ref)).replace("{f}", str(path)).replace("{dir}", str(badges)) for a in argv_of(command)
+    ]
+    status, output = run(argv)
+    check(status, output, 2, code, name)
+    assert re.search(re.escape(name) + r":\d+: " + code, output), output[-2000:]
+    assert all(x.startswith("vitou: ") for x in output.splitlines() if x)  # problems only: no table, no verdict
+    assert not badges.exists() or not list(badges.iterdir())  # no badge, green or not, for a report not believed
+
+
+def argv_of(command: str) -> list[str]:
+    return REPORT_CMDS[command]
+
+
+SAVE_EDITS: dict[str, tuple[Any, str]] = {
+    # (a change to the first ruleset's counts, the JSON pointer the error must name)
+    "ties-over-tricks.json": (lambda c: c.update(tied_tricks=c["tricks"] + 5), "/counts/0/tied_tricks"),
+    "count-10e309.json": (lambda c: c.update(tricks=10**309), "/counts/0/tricks"),
+    "negative.json": (lambda c: c.update(reached_twenty=-1), "/counts/0/reached_twenty"),
+    "bool.json": (lambda c: c.update(first_kind_won=True), "/counts/0/first_kind_won"),
+    "results-over-hands.json": (lambda c: c["hand_results"].update(refusal=10**6), "/counts/0/hand_results"),
+    "refusals-over-won.json": (lambda c: c["values_by_refusal"].update({"1": 10**6}), "/counts/0/values_by_refusal"),
+    "endings-over-matches.json": (lambda c: c["endings"].update({"won at 20": 10**6}), "/counts/0/endings"),
+    "hands-1e400.json": (lambda c: c["hands_per_match"].update({"1" + "0" * 400: 1}), "/counts/0/hands_per_match/"),
+    "matches-not-hands.json": (lambda c: c["hands_per_match"].update({"3": 10**6}), "/counts/0/hands_per_match"),
+}
+
+
+@pytest.mark.parametrize("name", list(SAVE_EDITS))
+def test_a_crafted_save_is_refused_at_its_json_path(tmp_path: Path, name: str) -> None:
+    good = tmp_path / "good.json"
+    status, output = run(["simulate", "--matches", "20", "--seed", "3", "--save", str(good)])
+    assert status == 0, output
+    saved = json.loads(good.read_text(encoding="utf-8"))
+    change, where = SAVE_EDITS[name]
+    change(saved["counts"][0])
+    path = tmp_path / name
+    path.write_text(json.dumps(saved), encoding="utf-8")
+    status, output = run(["simulate", "--merge", str(path)])
+    check(status, output, 2, f"SIMULATION_MERGE at {where}", name)
+    assert len(output) < 2000
+
+
+def test_two_saves_each_within_the_maximum_whose_sum_is_not_are_refused(tmp_path: Path) -> None:
+    from vitou_ref.sim.figures import MAX_COUNT
+
+    paths = []
+    for first in (0, 20):
+        path = tmp_path / f"part-{first}.json"
+        status, output = run(["simulate", "--matches", "20", "--first", str(first), "--save", str(path)])
+        assert status == 0, output
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        saved["counts"][0]["tricks"] = MAX_COUNT  # each within the maximum (and no tie above it)
+        path.write_text(json.dumps(saved), encoding="utf-8")
+        paths.append(str(path))
+    status, output = run(["simulate", "--merge", *paths])
+    check(status, output, 2, "SIMULATION_MERGE at /counts/0", "part-20.json")

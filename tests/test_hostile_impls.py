@@ -168,6 +168,10 @@ EXPECTED: dict[str, dict[str, int]] = {
     "errored_all": WRONG,  # VT-0004 expects errored and passes; the other cases do not
     "stale": WRONG,  # the answer to another request, under this request's seq
     "phantom_ruleset": WRONG,  # announced vitou/1.0.0 but answers "unknown ruleset": every case errored
+    # ---- round two: reports. An identity is the implementation's words: they change no verdict (and vitou
+    # report keys results by report, never by those words: tests/test_report.py runs these two beside the reference)
+    "forge_label": WRONG,  # the version forges the reference run's label; VT-0002 errored (VT-0004 expects it)
+    "mimic_reference": WRONG,  # the reference's name, version and language; VT-0003 errored
     # ---- never a usable answer to start: the harness could not run
     "hang_start": UNUSABLE,  # start timeout
     "exit_at_start": UNUSABLE,  # nothing answered

@@ -152,12 +152,12 @@ def test_the_matrix_holds_exactly_the_cases_where_the_implementations_differ(
     assert {("vitou/1.1.0", d["id"]) for d in rules["differing"]} | {
         ("envelope", d["id"]) for d in envelope["differing"]
     } == differ
-    labels = [r["label"] for r in out["reports"]]
+    keys = [r["key"] for r in out["reports"]]  # every table is indexed by the report's key, never its label
     for d in rules["differing"]:
-        assert d["outcomes"] == {lab: by_file[i][("vitou/1.1.0", d["id"])]["outcome"] for i, lab in enumerate(labels)}
+        assert d["outcomes"] == {k: by_file[i][("vitou/1.1.0", d["id"])]["outcome"] for i, k in enumerate(keys)}
     # by section and clause, the same numbers as certify's footer
     footer = next(v for v in lines(runs.mutant)[-1]["verdicts"] if v["kind"] == "rules")
-    mutant = labels[1]
+    mutant = keys[1]
     got = {c["clause"]: c["by"][mutant] for c in rules["clauses"] if mutant in c["by"]}
     assert got == footer["by_clause"]
 
@@ -222,10 +222,7 @@ def test_diff_names_exactly_the_cases_that_changed_and_exits_1_only_on_a_regress
         == {("vitou/1.1.0", k) for k in KNOWN}
         == {(c["ruleset"], c["id"]) for c in out["changes"]}
     )
-    # a complete run of a subset: the rest was not asked for
-    out = diff_json(capsys, runs.ref, runs.only, 0)
-    assert changes(out, "not run in NEW") == {key(c) for c in cases(runs.ref)} - {key(c) for c in cases(runs.only)}
-    assert changes(out, "newly failing") == set()
+    # a subset of OLD's cases, run whole: what it left out is missing in NEW (below)
     assert main(["report", "--diff", str(runs.ref), str(runs.mutant)]) == 1
     text = capsys.readouterr().out
     assert text.splitlines()[-1].startswith(
@@ -251,7 +248,7 @@ def test_a_cut_short_new_report_regresses_on_what_it_did_not_run(
     capsys.readouterr()
     assert main(["report", "--diff", "--format", "json", str(runs.ref), str(cut)]) == 2
     captured = capsys.readouterr()
-    assert len(changes(json.loads(captured.out), "newly failing")) == len(cases(runs.ref)) - 10
+    assert len(changes(json.loads(captured.out), "missing in NEW")) == len(cases(runs.ref)) - 10
     assert f"{cut}:11: REPORT_TRUNCATED: no footer: the run was interrupted after 10 results" in captured.err
 
 
@@ -321,7 +318,7 @@ def test_unusable_reports_are_errors_at_their_file_and_line(
         (_bad(tmp_path, "garbage.jsonl", first + rest[0] + b"{not json\n" + b"".join(rest[1:])), ":3: REPORT_NOT_JSON"),
         (_bad(tmp_path, "binary.jsonl", first + b"\xff\xfe\n"), ":2: REPORT_NOT_JSON"),
         (_bad(tmp_path, "after.jsonl", ref + rest[0]), f":{len(rest) + 2}: REPORT_MALFORMED: a line after the footer"),
-        (_bad(tmp_path, "twice.jsonl", first + rest[0] + rest[0]), ":3: REPORT_MALFORMED"),
+        (_bad(tmp_path, "twice.jsonl", first + rest[0] + rest[0]), ":3: REPORT_DUPLICATE_CASE"),
         (
             _bad(tmp_path, "outcome.jsonl", first + rest[0].replace(b'"passed"', b'"great"') + b"".join(rest[1:])),
             ":2: REPORT_MALFORMED at /outcome",
@@ -549,3 +546,111 @@ def test_clause_ids_link_to_the_rulebook_named_else_to_the_one_beside_else_nowhe
     assert "rules.html" not in alone.read_text(encoding="utf-8") and "--rulebook FILE" in alone.read_text(
         encoding="utf-8"
     )
+
+
+# ---- round two: reports keyed by position; checked before they are believed; missing cases regress
+
+HOSTILE_IMPL = ROOT / "tests" / "fakes" / "hostile_impl.py"
+REFERENCE_LABEL = "the bundled reference (python -m vitou_ref.adapter)"  # certify's command for its reference
+
+
+@pytest.fixture(scope="module")
+def forged(runs: Runs) -> tuple[Path, Path]:
+    """Certify runs of two implementations that name themselves so as to pass for the reference's run."""
+    out = []
+    for mode in ("forge_label", "mimic_reference"):
+        path = runs.dir / f"{mode}.jsonl"
+        impl = shlex.join([sys.executable, str(HOSTILE_IMPL), mode])
+        assert main(["certify", "--impl", impl, "--report", str(path)]) == 1
+        out.append(path)
+    return out[0], out[1]
+
+
+def footer_rules(path: Path) -> dict[str, Any]:
+    return next(v for v in lines(path)[-1]["verdicts"] if v["kind"] == "rules")
+
+
+def test_a_version_forging_another_reports_label_never_takes_its_column(
+    runs: Runs, forged: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    forger = forged[0]
+    assert lines(forger)[0]["implementation"]["version"] == f"1.0.0 ({REFERENCE_LABEL})"
+    files = [runs.ref, runs.mutant, forger]
+    out = report_json(capsys, *map(str, files))
+    labels = [r["label"] for r in out["reports"]]
+    # The forger's words equal the reference run's label: both labels then say which report they are.
+    assert len(set(labels)) == 3 and labels[0] == f"vitou-ref 1.0.0 ({REFERENCE_LABEL}) [report A]"
+    assert labels[2] == f"vitou-ref 1.0.0 ({REFERENCE_LABEL}) [report C]"
+    keys = [r["key"] for r in out["reports"]]
+    assert keys == ["A", "B", "C"]
+    (rules, _envelope) = out["groups"]
+    assert rules["implementations"] == keys
+    # By section and clause, each report's own footer's numbers (the forger's 0/139-like §01 never shows as A's).
+    for k, path in zip(keys, files):
+        footer = footer_rules(path)
+        got = {c["clause"]: c["by"][k] for c in rules["clauses"] if k in c["by"]}
+        assert got == footer["by_clause"], k
+    by_file = [{key(c): c for c in cases(p)} for p in files]
+    for d in rules["differing"]:
+        assert d["outcomes"] == {k: by_file[i][("vitou/1.1.0", d["id"])]["outcome"] for i, k in enumerate(keys)}
+    # The page: each column of the section table holds its own report's numbers.
+    page = tmp_path / "page.html"
+    assert main(["report", "--format", "html", "-o", str(page), *map(str, files)]) == 0
+    html_text = page.read_text(encoding="utf-8")
+    section = html_text.split('<section id="g0">', 1)[1].split("</section>", 1)[0]
+    rows = re.findall(r'<tr class="section"><th scope="row">§(\d+) .*?</th>(.*?)</tr>', section)
+    assert rows
+    for number, cells in rows:
+        shown = re.findall(r">(\d+)/(\d+)<span", cells)
+        want = [footer_rules(p)["by_section"].get(number) for p in files]
+        assert [(int(a), int(b)) for a, b in shown] == [(w["passed"], w["cases"]) for w in want if w], number
+    # The text's differing cases: the forger's cell under C, the reference's under A.
+    assert main(["report", *map(str, files)]) == 0
+    text = capsys.readouterr().out
+    errored = sorted(c["id"] for c in cases(forger) if c["outcome"] == "errored" and c.get("section") != "envelope")
+    assert errored and re.search(rf"^  {errored[0]}\s+passed\s+\S+\s+ERRORED\s", text, flags=re.M)
+    # Markdown and badges: the same keys, one badge each, the reference's with the reference's numbers.
+    assert main(["report", "--format", "markdown", *map(str, files)]) == 0
+    assert f"| A: vitou-ref 1.0.0 ({REFERENCE_LABEL}) [report A] |" in capsys.readouterr().out
+    badges = tmp_path / "badges"
+    assert main(["report", "--badge", str(badges), *map(str, files)]) == 0
+    docs = {p.name: json.loads(p.read_text(encoding="utf-8")) for p in badges.iterdir()}
+    n = footer_rules(runs.ref)["total"]
+    assert docs["vitou-ref-1.0.0-vitou-1.1.0.json"]["message"] == f"{n}/{n} vitou 1.1.0"
+    forged_passed = footer_rules(forger)["counts"]["passed"]
+    assert sorted(d["message"] for d in docs.values() if d["message"].endswith("1.1.0"))[0].startswith(
+        f"{forged_passed}/{n}"
+    )
+
+
+def test_a_name_mimicking_the_reference_is_told_apart_by_its_command(
+    runs: Runs, forged: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    mimic = forged[1]
+    assert lines(mimic)[0]["implementation"] == lines(runs.ref)[0]["implementation"]
+    out = report_json(capsys, str(runs.ref), str(mimic))
+    (a, b) = out["summary"]
+    assert (a["report"], a["passed"], a["verdict"]) == ("A", footer_rules(runs.ref)["counts"]["passed"], "conformant")
+    assert (b["report"], b["passed"]) == ("B", footer_rules(mimic)["counts"]["passed"])
+    assert b["verdict"] == "not conformant" and a["implementation"] != b["implementation"]
+    assert "hostile_impl.py mimic_reference" in b["implementation"]
+
+
+def test_diff_counts_a_case_that_passed_in_old_and_has_no_line_in_new_as_a_regression(
+    runs: Runs, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = diff_json(capsys, runs.ref, runs.only, 1)  # a complete run of a subset: the rest may fail now
+    missing = {key(c) for c in cases(runs.ref)} - {key(c) for c in cases(runs.only)}
+    assert missing and changes(out, "missing in NEW") == missing and out["regressed"] is True
+    # A case that did not pass in OLD and has no line in NEW loses nothing that passed: listed, no regression.
+    assert main(["report", "--diff", str(runs.ref), str(runs.only)]) == 1
+    assert f"{len(missing)} passing in OLD and missing in NEW" in capsys.readouterr().out
+
+
+def test_the_header_plans_exactly_the_cases_the_run_sends(runs: Runs) -> None:
+    for path in (runs.ref, runs.only, runs.mutant):
+        header, run = lines(path)[0], cases(path)
+        rules = [c["id"] for c in run if c.get("section") != "envelope"]
+        envelope = [c["id"] for c in run if c.get("section") == "envelope"]
+        assert header["planned"] == {"rules": {"vitou/1.1.0": rules}, "envelope": envelope}
+    assert len(lines(runs.only)[0]["planned"]["rules"]["vitou/1.1.0"]) < len(cases(runs.ref))

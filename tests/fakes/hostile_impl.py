@@ -377,6 +377,26 @@ def phantom(c: Ctx, n: int, r: Json) -> None:
 # ------------------------------------------------------------------ the modes
 
 
+# ---- round two: reports (an identity made to pass for another report's)
+REFERENCE_LABEL = "the bundled reference (python -m vitou_ref.adapter)"  # what certify records as its command
+
+
+def as_implementation(name: str, version: str) -> Callable[[Json], Json]:
+    def hello(r: Json) -> Json:
+        return setitem(r, "implementation", {**r.get("implementation", {}), "name": name, "version": version})
+
+    return hello
+
+
+def errored_every(k: int) -> Callable[[Ctx, int, Json], None]:
+    """Every k-th run answered as errored, the reference's answer otherwise: a record unlike the reference's."""
+
+    def hook(c: Ctx, n: int, r: Json) -> None:
+        send(c, n, {"seq": r.get("seq"), "errored": True} if n % k == 0 else r)
+
+    return hook
+
+
 @dataclass(frozen=True)
 class Mode:
     doc: str
@@ -536,6 +556,18 @@ MODES: dict[str, Mode] = {
     "phantom_ruleset": Mode(
         "announces vitou/1.0.0 (and the rest) but serves none of them: every run is 'unknown ruleset'",
         answer=phantom,
+    ),
+    # ---- round two: reports (an identity made to pass for another report's)
+    "forge_label": Mode(
+        f'handshake version "1.0.0 ({REFERENCE_LABEL})": the label vitou report gives the bundled reference\'s run;'
+        " every second run answered as errored",
+        hello=hello_with(as_implementation("vitou-ref", f"1.0.0 ({REFERENCE_LABEL})")),
+        answer=errored_every(2),
+    ),
+    "mimic_reference": Mode(
+        "the handshake's name, version and language are the bundled reference's; every third run answered as errored",
+        hello=hello_with(as_implementation("vitou-ref", "1.0.0")),
+        answer=errored_every(3),
     ),
     # ---------------------------------------------- no usable handshake
     "hang_start": Mode("never answers start (never even reads it)", launch=hang),

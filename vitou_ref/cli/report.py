@@ -73,10 +73,13 @@ def _usage(message: str) -> int:
 
 
 def _read(files: list[str], force: bool, doing: str) -> list[Report]:
-    """The reports, refused (InputError) when their suites or rules differ, unless forced; then said on stderr."""
+    """The reports, each checked against itself and the suite it claims; refused (InputError) when one disagrees,
+    or when their suites or rules differ, unless forced; then said on stderr."""
+    from ..kit.reportcheck import check_reports
     from ..kit.results import mismatches, read_reports
 
     reports = read_reports(files)
+    check_reports(reports)
     problems = list(mismatches(reports, doing))
     if problems and not force:
         hint = Problem(

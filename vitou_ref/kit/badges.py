@@ -36,22 +36,31 @@ def _slug(text: str) -> str:
 
 
 def badges(c: Comparison) -> Iterator[tuple[str, dict[str, object]]]:
-    """(file name, document) for each implementation and ruleset of the comparison, and for its envelope."""
+    """(file name, document) for each implementation and ruleset of the comparison, and for its envelope.
+
+    A name is made of the implementation's own words, so it is given by the reports' order: the first report
+    to be named so keeps it; a later one adds its file's name, and never takes a name another report has as
+    its own (a version written to look like another's file name cannot take that report's badge).
+    """
+    tallies = [(g, t) for g in c.groups for t in g.tallies]
+    own = [_stem(t, g.envelope) for g, t in tallies]
+    plain = set(own)
     taken: set[str] = set()
-    for g in c.groups:
-        for t in g.tallies:
-            r = t.entrant.report
-            stem = "-".join(_slug(s) for s in (r.name, r.version, "envelope" if g.envelope else t.ruleset))
-            name = f"{stem}.json"
-            if name in taken:  # another run of the same implementation: its report file's name tells them apart
-                stem += "-" + _slug(os.path.splitext(os.path.basename(r.path))[0])
-                name = f"{stem}.json"
-            n = 1
-            while name in taken:
-                n += 1
-                name = f"{stem}-{n}.json"
-            taken.add(name)
-            yield name, badge(t, g.envelope)
+    for (g, t), mine in zip(tallies, own):
+        stem = mine
+        if stem in taken:  # another run of the same implementation: its report file's name tells them apart
+            stem += "-" + _slug(os.path.splitext(os.path.basename(t.entrant.report.path))[0])
+        n = 1
+        while stem in taken or (stem != mine and stem in plain):
+            n += 1
+            stem = f"{mine}-{t.entrant.key}{n}"
+        taken.add(stem)
+        yield f"{stem}.json", badge(t, g.envelope)
+
+
+def _stem(t: Tally, envelope: bool) -> str:
+    r = t.entrant.report
+    return "-".join(_slug(s) for s in (r.name, r.version, "envelope" if envelope else t.ruleset))
 
 
 def write_badges(directory: str, c: Comparison) -> list[str]:

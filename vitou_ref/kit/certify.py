@@ -116,6 +116,11 @@ class Run:
     fatal: str | None = None  # why the run could not go on
     seconds: float = 0.0  # the whole run, process start included
     case_seconds: float = 0.0  # from the first request to the last answer
+    planned: dict[str, Any] = field(default_factory=dict)  # the ids to be run, per ruleset and envelope: the header's
+
+    def plan(self) -> dict[str, Any]:
+        """What the run is to send, as the report's header declares it: every case id per ruleset, and the envelope's."""
+        return {"rules": self.planned.get("rules", {}), "envelope": self.planned.get("envelope", [])}
 
     def for_ruleset(self, ruleset: str) -> list[CaseResult]:
         return [r for r in self.results if r.ruleset == ruleset and r.section != ENVELOPE]
@@ -199,7 +204,8 @@ class Certifier:
     # ------------------------------------------------------------- running
 
     def run(self) -> Run:
-        run = Run(self.opt, self.suite, time.time())
+        planned = {"rules": {n: [c.id for c in cs] for n, cs in self.cases.items()}}
+        run = Run(self.opt, self.suite, time.time(), planned={**planned, "envelope": [c.id for c, _ in self.envelope]})
         t0 = time.perf_counter()
         try:
             self.open(run)

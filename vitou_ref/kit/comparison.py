@@ -17,11 +17,19 @@ INCOMPLETE = "incomplete"  # a run cut short that had failed nothing so far: no 
 
 @dataclass(frozen=True)
 class Entrant:
-    """One report: an implementation as it named itself in one run, with a label no other entrant has."""
+    """One report: an implementation as it named itself in one run, with a label no other entrant has.
+
+    Every table indexes results by ``key``, the report's position as a letter (A, B, ... AA), never by text the
+    implementation gave: a name or version made to look like another report's label cannot take its column.
+    """
 
     report: Report
-    label: str
-    letter: str  # A, B, ... AA: a short name for the columns of a terminal's table
+    label: str  # for people: the implementation's words, made unique; shown, never looked up
+    letter: str
+
+    @property
+    def key(self) -> str:
+        return self.letter
 
 
 @dataclass(frozen=True)
@@ -71,14 +79,14 @@ class Group:
                 ids.setdefault(case_id, case)
         out = []
         for case_id, first in sorted(ids.items()):
-            row = {t.entrant.label: t.results[case_id] for t in self.tallies if case_id in t.results}
+            row = {t.entrant.key: t.results[case_id] for t in self.tallies if case_id in t.results}
             behaviours = {c.behaviour for c in row.values()}
             if len(behaviours) > 1 or (len(self.tallies) == 1 and behaviours != {PASSED}):
                 out.append((first, row))
         return out
 
     def clause_rows(self) -> list[tuple[str, str, dict[str, tuple[int, int]]]]:
-        """(section, clause, entrant label -> (passed, cases)) for every clause a case exercised, by section."""
+        """(section, clause, entrant key -> (passed, cases)) for every clause a case exercised, by section."""
         seen: dict[str, None] = dict.fromkeys(self.clause_section)
         for t in self.tallies:
             seen.update(dict.fromkeys(sorted(t.verdict.clauses)))
@@ -86,7 +94,7 @@ class Group:
             (
                 self.clause_section.get(c, "?"),
                 c,
-                {t.entrant.label: t.verdict.clauses[c] for t in self.tallies if c in t.verdict.clauses},
+                {t.entrant.key: t.verdict.clauses[c] for t in self.tallies if c in t.verdict.clauses},
             )
             for c in seen
         ]
@@ -101,7 +109,7 @@ class Group:
     def section_rows(self) -> list[tuple[str, dict[str, tuple[int, int]]]]:
         sections = sorted({s for t in self.tallies for s in t.verdict.sections})
         return [
-            (s, {t.entrant.label: t.verdict.sections[s] for t in self.tallies if s in t.verdict.sections})
+            (s, {t.entrant.key: t.verdict.sections[s] for t in self.tallies if s in t.verdict.sections})
             for s in sections
         ]
 
@@ -206,7 +214,11 @@ def _current(clause: str, replaced: Mapping[str, str]) -> str:
 
 
 def _entrants(reports: Sequence[Report]) -> list[Entrant]:
-    """A label for each report: name and version, and where others have the same, the command or else the file."""
+    """A label for each report: name and version, and where others have the same, the command or else the file.
+
+    The words come from the implementation, so a version may be written to equal another report's label once
+    disambiguated ("1.0 (cmdA)"): any label still shared then ends in its report's letter, until none is.
+    """
     base = [f"{r.name} {r.version}" for r in reports]
     labels = list(base)
     details: list[Callable[[Report], str]] = [lambda r: r.command, lambda r: os.path.basename(r.path), lambda r: r.path]
@@ -217,6 +229,9 @@ def _entrants(reports: Sequence[Report]) -> list[Entrant]:
         detail = next((d for d in details if len({d(reports[i]) for i in same}) == len(same)), details[-1])
         for i in same:
             labels[i] = f"{label} ({detail(reports[i])})"
+    while len(set(labels)) < len(labels):  # each round lengthens every shared label by a letter no other has
+        shared = {x for x in labels if labels.count(x) > 1}
+        labels = [f"{x} [report {_letter(i)}]" if x in shared else x for i, x in enumerate(labels)]
     return [Entrant(r, label, _letter(i)) for i, (label, r) in enumerate(zip(labels, reports))]
 
 

@@ -129,7 +129,7 @@ class _Ids:
 
 def render_page(c: Comparison, book: Rulebook | None = None) -> str:
     ids = _Ids()
-    index = {e.label: i for i, e in enumerate(c.entrants)}
+    index = {e.key: i for i, e in enumerate(c.entrants)}
     body = [_header(c, book), "<main>"]
     body += [
         f'<p class="notice" role="note"><span class="tag">{e.letter}</span>{_e(e.label)}: '
@@ -231,12 +231,12 @@ def _group(g: Group, gi: int, book: Rulebook | None, ids: _Ids, index: Mapping[s
         for section, by in g.section_rows():
             title = g.title(section)
             out.append(f'<tr class="section"><th scope="row">§{_e(section, 8)} {_e(title, 120)}</th>')
-            out.extend(_ratio_cell(by.get(t.entrant.label)) for t in g.tallies)
+            out.extend(_ratio_cell(by.get(t.entrant.key)) for t in g.tallies)
             out.append("</tr>")
             for s, clause, cby in clauses:
                 if s == section:
                     out.append(f'<tr><th scope="row">{_clause(clause, book)}</th>')
-                    out.extend(_ratio_cell(cby.get(t.entrant.label)) for t in g.tallies)
+                    out.extend(_ratio_cell(cby.get(t.entrant.key)) for t in g.tallies)
                     out.append("</tr>")
         out.append("</tbody></table></div>")
     out.append(_differing(g, gi, ids, index))
@@ -260,13 +260,13 @@ def _differing(g: Group, gi: int, ids: _Ids, index: Mapping[str, int]) -> str:
     for first, row in rows:
         out.append(f'<tr><th scope="row">{_e(first.id, 60)}<span class="sub">{_e(first.title, 200)}</span></th>')
         for t in g.tallies:
-            case = row.get(t.entrant.label)
+            case = row.get(t.entrant.key)
             if case is None:
                 out.append('<td class="num r-none">–<span class="sub">not run</span></td>')
             elif case.outcome in (PASSED, SKIPPED):
                 out.append(f'<td class="num {_outcome_class(case)}">{_e(case.label)}</td>')
             else:
-                target = ids.of(index[t.entrant.label], gi, case.id)
+                target = ids.of(index[t.entrant.key], gi, case.id)
                 out.append(f'<td class="num {_outcome_class(case)}"><a href="#{target}">{_e(case.label)}</a></td>')
         out.append("</tr>")
     out.append("</tbody></table></div>")
@@ -287,9 +287,9 @@ def _failing(c: Comparison, ids: _Ids, index: Mapping[str, int]) -> str:
             if case.outcome not in (PASSED, SKIPPED)
         ]
         not_passed = counted(len(cases), "case", "cases")
-        out.append(f'<h3 id="e{index[e.label]}">{_tag(e)}{_e(e.label, 200)}: {not_passed} not passed</h3>')
+        out.append(f'<h3 id="e{index[e.key]}">{_tag(e)}{_e(e.label, 200)}: {not_passed} not passed</h3>')
         for gi, t, case in cases:
-            out.append(_failure(ids.of(index[e.label], gi, case.id), t, case))
+            out.append(_failure(ids.of(index[e.key], gi, case.id), t, case))
     out.append("</section>")
     return "".join(out)
 

@@ -268,7 +268,7 @@ def render_json(run: Run, vs: list[Verdict]) -> dict[str, Any]:
 
 
 class JsonlReport:
-    """A JSON-lines report written as results arrive: nothing obtained is lost if the run stops."""
+    """A JSON-lines report written as results arrive, each line plain ASCII JSON whatever an implementation sent."""
 
     def __init__(self, path: str, suite_root: str, rules: Mapping[str, Ruleset | None]) -> None:
         self.fh: IO[str] = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed by listen("end")
@@ -280,7 +280,6 @@ class JsonlReport:
         if self.failed is not None:
             return
         try:
-            # ensure_ascii: whatever an implementation sent, each line is plain ASCII JSON.
             self.fh.write(json.dumps(obj, ensure_ascii=True, separators=(",", ":")) + "\n")
             self.fh.flush()
         except OSError as exc:
@@ -304,6 +303,7 @@ class JsonlReport:
                     "known_failures": sorted(run.options.expect),
                     "offered": run.offered,
                     "rulesets": run.options.rulesets,
+                    "planned": run.plan(),
                     "started": run.started,
                 }
             )

@@ -71,6 +71,7 @@ class Report:
     footer: Mapping[str, Any] | None = None
     last_line: int = 1
     cut: bool = False  # the last line was cut in the middle, and left out
+    footer_line: int = 0
     lines_of: dict[tuple[str, str], int] = field(default_factory=dict, repr=False)  # case key -> its line
 
     def _impl(self, key: str) -> str:
@@ -111,6 +112,19 @@ class Report:
     @property
     def rulesets(self) -> list[str]:
         return [r for r in self.header.get("rulesets", []) if isinstance(r, str)]
+
+    @property
+    def only(self) -> list[str]:
+        only = self.header.get("only")
+        return [p for p in only if isinstance(p, str)] if isinstance(only, list) else []
+
+    @property
+    def planned(self) -> tuple[dict[str, list[str]], list[str]] | None:
+        """The ids the header says the run was to send, per ruleset, and the envelope's; None for an older header."""
+        planned = self.header.get("planned")
+        if not isinstance(planned, dict):
+            return None
+        return dict(planned["rules"]), list(planned["envelope"])  # their types are checked as the header is read
 
     @property
     def known_failures(self) -> list[str]:
@@ -248,9 +262,21 @@ def _wrong_header_fields(value: Mapping[str, Any]) -> tuple[str, str] | None:
     suite = value.get("suite")
     if not isinstance(suite, dict) or not isinstance(suite.get("hash", ""), (str, type(None))):
         return "/suite", "'suite' is not an object with a string 'hash'"
+    if type(suite.get("cases", 0)) is not int:
+        return "/suite/cases", "'suite' has a number of cases that is not a whole number"
     if not isinstance(value.get("implementation"), (dict, type(None))):
         return "/implementation", "'implementation' is not an object"
+    planned = value.get("planned", {"rules": {}, "envelope": []})
+    rules = planned.get("rules") if isinstance(planned, dict) else None
+    if not (
+        isinstance(rules, dict) and all(_strings(ids) for ids in rules.values()) and _strings(planned.get("envelope"))
+    ):
+        return "/planned", "'planned' is not the case ids of each ruleset and of the envelope"
     return None
+
+
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
 def _add(report: Report, value: Any, number: int) -> None:
@@ -262,6 +288,7 @@ def _add(report: Report, value: Any, number: int) -> None:
         if not isinstance(value.get("verdicts", []), list):
             raise InputError([Problem("REPORT_MALFORMED", "the footer's 'verdicts' is not a list", path, number)])
         report.footer = value
+        report.footer_line = number
         return
     if kind != "case":
         what = "a header again" if kind == "header" else f"a line of unknown type {printable(kind, 40)}"
@@ -271,7 +298,7 @@ def _add(report: Report, value: Any, number: int) -> None:
     first = report.lines_of.setdefault(case.key, number)
     if first != number:
         what = f"{printable(case.id, 60)} under {printable(case.key[0], 60)} again (first on line {first})"
-        raise InputError([Problem("REPORT_MALFORMED", what, path, number)])
+        raise InputError([Problem("REPORT_DUPLICATE_CASE", what, path, number)])
     report.cases.append(case)
 
 

@@ -9,12 +9,14 @@ from ..protocol.wire import printable
 from ..rules.plurals import counted
 from .results import CaseLine, Report
 
-REGRESSED = "newly failing"  # passed before, and not now: the only kind that makes the exit status 1
+REGRESSED = "newly failing"  # passed before, and not now: a regression, which makes the exit status 1
+MISSING = "missing in NEW"  # passed before, and has no line now: a regression too, whatever the reason
 FIXED = "newly passing"
 CHANGED = "changed outcome"
-GONE = "not run in NEW"
+GONE = "not run in NEW"  # did not pass before, and has no line now: nothing that passed is lost
 ADDED = "new in NEW"
-KINDS = (REGRESSED, FIXED, CHANGED, GONE, ADDED)
+KINDS = (REGRESSED, MISSING, FIXED, CHANGED, GONE, ADDED)
+REGRESSIONS = (REGRESSED, MISSING)
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,7 @@ class Diff:
 
     @property
     def regressed(self) -> bool:
-        return any(c.kind == REGRESSED for c in self.changes)
+        return any(c.kind in REGRESSIONS for c in self.changes)
 
 
 def diff(old: Report, new: Report) -> Diff:
@@ -59,9 +61,8 @@ def diff(old: Report, new: Report) -> Diff:
     for key, was in before.items():
         now = after.get(key)
         if now is None:
-            # A case a complete run left out was not asked for (--only); one a run cut short left out may fail.
-            kind = REGRESSED if was.passed and new.stopped else GONE
-            changes.append(Change(kind, key, was, None))
+            # Whether NEW was cut short, run with --only or edited, a case that passed and has no line may fail now.
+            changes.append(Change(MISSING if was.passed else GONE, key, was, None))
         elif was.passed and not now.passed:
             changes.append(Change(REGRESSED, key, was, now))
         elif now.passed and not was.passed:
@@ -99,8 +100,9 @@ def _last_line(d: Diff) -> str:
     n = {k: len(d.of_kind(k)) for k in KINDS}
     verdict = "REGRESSED" if d.regressed else "no regression"
     return (
-        f"{verdict}: {counted(d.compared, 'case', 'cases')} in both, {n[REGRESSED]} newly failing, {n[FIXED]} newly passing, "
-        f"{n[CHANGED]} changed outcome otherwise; {n[GONE]} not run in NEW, {n[ADDED]} new in NEW"
+        f"{verdict}: {counted(d.compared, 'case', 'cases')} in both, {n[REGRESSED]} newly failing, "
+        f"{n[MISSING]} passing in OLD and missing in NEW, {n[FIXED]} newly passing, "
+        f"{n[CHANGED]} changed outcome otherwise; {n[GONE]} not passed in OLD and not run in NEW, {n[ADDED]} new in NEW"
     )
 
 

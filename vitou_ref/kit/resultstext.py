@@ -72,8 +72,7 @@ def _whence(e: Entrant) -> str:
 
 
 def _text_group(g: Group) -> list[str]:
-    letters = [t.entrant.letter for t in g.tallies]
-    labels = {t.entrant.label: t.entrant.letter for t in g.tallies}
+    letters = [t.entrant.key for t in g.tallies]
     differing = g.differing()
     total = len({cid for t in g.tallies for cid in t.results})
     what = "cases not passed" if len(g.tallies) == 1 else "cases where the implementations differ"
@@ -81,8 +80,7 @@ def _text_group(g: Group) -> list[str]:
     if differing:
         rows = [["case", *letters, "title"]]
         for first, row in differing:
-            by_letter = {labels[k]: v for k, v in row.items()}
-            rows.append([_cut(first.id, 40), *(_cell(by_letter.get(x)) for x in letters), _cut(first.title, 80)])
+            rows.append([_cut(first.id, 40), *(_cell(row.get(x)) for x in letters), _cut(first.title, 80)])
         out += _table(rows)
     clauses = g.differing_clauses()
     if clauses:
@@ -90,8 +88,7 @@ def _text_group(g: Group) -> list[str]:
         out += [f"{_cut(g.label, 200)}: {len(clauses)} {what} (cases passed of cases run)"]
         rows = [["§", "clause", *letters]]
         for section, clause, by in clauses:
-            ratios = {labels[k]: v for k, v in by.items()}
-            rows.append([section, _cut(clause, 60), *(_ratio(ratios.get(x)) for x in letters)])
+            rows.append([section, _cut(clause, 60), *(_ratio(by.get(x)) for x in letters)])
         out += _table(rows)
     return out
 
@@ -109,7 +106,7 @@ def render_markdown(c: Comparison) -> str:
     out += ["|---|---|---|---|---|---|---|---|"]
     for e, t, env in c.rows():
         r = e.report
-        cells = [_md(e.label), _md(r.version), _md(r.language), _md(t.ruleset)]
+        cells = [_md(f"{e.key}: {e.label}"), _md(r.version), _md(r.language), _md(t.ruleset)]
         cells += [f"{t.passed}/{t.verdict.total}", f"{t.verdict.clauses_passed}/{t.verdict.clauses_total}"]
         cells += [_md(t.verdict_text()), _md(_envelope(env))]
         out.append("| " + " | ".join(cells) + " |")
@@ -123,14 +120,15 @@ def render_markdown(c: Comparison) -> str:
 
 
 def _md_group(g: Group) -> list[str]:
-    names = [t.entrant.label for t in g.tallies]
+    names = [f"{t.entrant.key}: {t.entrant.label}" for t in g.tallies]  # the headers; the cells go by key
+    keys = [t.entrant.key for t in g.tallies]
     differing = g.differing()
     what = "Cases not passed" if len(g.tallies) == 1 else "Cases where the implementations differ"
     out = [f"## {_md(g.label)}", "", f"{what}: {len(differing)}.", ""]
     if differing:
         out += ["| case | " + " | ".join(_md(n) for n in names) + " |", "|---|" + "---|" * len(names)]
         for first, row in differing:
-            cells = [_cell(row.get(n)) for n in names]
+            cells = [_cell(row.get(k)) for k in keys]
             out.append(f"| {_md(first.id, 40)} {_md(first.title, 120)} | " + " | ".join(cells) + " |")
         out.append("")
     clauses = g.differing_clauses()
@@ -138,7 +136,7 @@ def _md_group(g: Group) -> list[str]:
         out += ["| clause | " + " | ".join(_md(n) for n in names) + " |", "|---|" + "---|" * len(names)]
         for section, clause, by in clauses:
             out.append(
-                f"| §{_md(section, 8)} `{_md(clause, 60)}` | " + " | ".join(_ratio(by.get(n)) for n in names) + " |"
+                f"| §{_md(section, 8)} `{_md(clause, 60)}` | " + " | ".join(_ratio(by.get(k)) for k in keys) + " |"
             )
         out.append("")
     return out
@@ -159,6 +157,7 @@ def render_json(c: Comparison) -> dict[str, Any]:
 def _report_json(e: Entrant) -> dict[str, Any]:
     r = e.report
     return {
+        "key": e.key,
         "file": r.path,
         "label": e.label,
         "letter": e.letter,
@@ -185,7 +184,7 @@ def _tally_json(t: Tally) -> dict[str, Any]:
 
 
 def _row_json(e: Entrant, t: Tally, env: Tally | None) -> dict[str, Any]:
-    return {"implementation": e.label, **_tally_json(t), "envelope": _tally_json(env) if env else None}
+    return {"report": e.key, "implementation": e.label, **_tally_json(t), "envelope": _tally_json(env) if env else None}
 
 
 def _group_json(g: Group) -> dict[str, Any]:
@@ -195,7 +194,7 @@ def _group_json(g: Group) -> dict[str, Any]:
         "envelope": g.envelope,
         "spec": g.spec_hash,
         "suite": g.suite_hash,
-        "implementations": [t.entrant.label for t in g.tallies],
+        "implementations": [t.entrant.key for t in g.tallies],  # the keys of "reports", as below
         "differing": [
             {
                 "id": first.id,

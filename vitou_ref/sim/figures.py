@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,19 +54,51 @@ class Figures:
 
     @classmethod
     def from_raw(cls, raw: Mapping[str, Any]) -> Figures:
-        """Counts read back from :meth:`to_raw`; KeyError, TypeError or ValueError when they are not such counts."""
+        """Counts read back from :meth:`to_raw`; CountsError, at the key that is wrong, when they are not such counts."""
+        if not isinstance(raw, Mapping):
+            raise CountsError((), "the counts of a ruleset are not an object")
+        for name in ("ruleset", "twenty_at", *INTS, *COUNTERS):
+            if name not in raw:
+                raise CountsError((), f"no {name!r}")
         if not isinstance(raw["ruleset"], str):
-            raise TypeError("ruleset is not a name")
-        f = cls(raw["ruleset"], count(raw["twenty_at"]))
+            raise CountsError(("ruleset",), "ruleset is not a name")
+        f = cls(raw["ruleset"], _counted(raw["twenty_at"], ("twenty_at",)))
         for name in INTS:
-            setattr(f, name, count(raw[name]))
+            setattr(f, name, _counted(raw[name], (name,)))
         for name in COUNTERS:
             items = raw[name]
             if not isinstance(items, Mapping):
-                raise TypeError(f"{name} is not an object")
+                raise CountsError((name,), f"{name} is not an object")
             key = _number_key if name == "hands_per_match" else str
-            getattr(f, name).update({key(k): count(v) for k, v in items.items()})
+            getattr(f, name).update({_counted(k, (name, k), key): _counted(v, (name, k)) for k, v in items.items()})
         return f
+
+    def inconsistency(self) -> tuple[tuple[str, ...], str] | None:
+        """Where and how these counts cannot come from matches played (a share above its total, a total too large)."""
+        hands, results = self.hands, sum(self.hand_results.values())
+        refused, won = self.hand_results.get("refusal", 0), sum(self.values_won.values())
+        checks: list[tuple[tuple[str, ...], int, int, str]] = [
+            # Each match, as it closes, adds one to matches and one to hands_per_match: the two totals are one.
+            (("hands_per_match",), sum(self.hands_per_match.values()), self.matches, "matches"),
+            (("hands_per_match",), hands, MAX_COUNT, f"the maximum count, {MAX_COUNT}"),
+            # At most one ending per match, one result per hand, one value won per hand ended with a winner.
+            (("endings",), sum(self.endings.values()), self.matches, "matches"),
+            (("hand_results",), results, hands, "hands (the sum of hands_per_match)"),
+            (("values_won",), won, results, "hands ended (the sum of hand_results)"),
+            (("values_by_refusal",), sum(self.values_by_refusal.values()), refused, "hands ended by a refusal"),
+            (("tied_tricks",), self.tied_tricks, self.tricks, "tricks"),
+            *(((name,), getattr(self, name), self.matches, "matches") for name in _OF_MATCHES),
+        ]
+        for where, share, total, what in checks:
+            if share > total:
+                return where, f"{share} is more than its total, {total} {what}"
+        for k, n in self.values_by_refusal.items():
+            if n > self.values_won.get(k, 0):  # a hand won by a refusal is a hand won, counted in both
+                return (
+                    "values_by_refusal",
+                    k,
+                ), f"{n} hands won for {k} by a refusal, of {self.values_won.get(k, 0)} won"
+        return None
 
 
 INTS = (
@@ -81,18 +113,39 @@ INTS = (
 COUNTERS = ("hands_per_match", "endings", "hand_results", "values_won", "values_by_refusal")
 
 
+MAX_COUNT = 2**53  # the largest count kept: every count and total up to it is exact as a double in the statistics
+_OF_MATCHES = ("reached_twenty", "reached_twenty_twenty", "first_dealer_side_won", "first_kind_won")
+
+
+class CountsError(ValueError):
+    """Saved counts that are not counts: where (the keys, from a ruleset's counts down) and what."""
+
+    def __init__(self, where: tuple[object, ...], message: str) -> None:
+        super().__init__(message)
+        self.where = where
+
+
 def count(v: object) -> int:
-    """Exactly a whole number, 0 or more: JSON's true is not 1, and 2.5 or "3" is no count."""
+    """Exactly a whole number, 0 to MAX_COUNT: JSON's true is not 1, and 2.5, "3" or 10**400 is no count."""
     if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-        raise ValueError(f"{v!r} is not a count")
+        raise ValueError(f"{repr(v)[:60]} is not a count")
+    if v > MAX_COUNT:
+        raise ValueError(f"a count of {len(str(v))} digits is over the maximum, {MAX_COUNT}")
     return v
+
+
+def _counted(v: object, where: tuple[object, ...], read: Callable[[Any], Any] = count) -> Any:
+    try:
+        return read(v)
+    except ValueError as exc:
+        raise CountsError(where, str(exc)) from None
 
 
 def _number_key(k: object) -> int:
     # JSON's object keys are strings: a number of hands is written "7".
-    if not isinstance(k, str) or not k.isascii() or not k.isdigit():
-        raise ValueError(f"{k!r} is not a number of hands")
-    return int(k)
+    if not isinstance(k, str) or not k.isascii() or not k.isdigit() or len(k) > 16:
+        raise ValueError(f"{str(k)[:40]!r} is not a number of hands")
+    return count(int(k))
 
 
 def order(key: str) -> tuple[int, str]:
@@ -158,4 +211,4 @@ def ending(h: HandEvent, at: int) -> str:
     return "target reached on tricks"
 
 
-__all__ = ["COUNTERS", "INTS", "Figures", "MatchTally", "count", "ending", "order"]
+__all__ = ["COUNTERS", "INTS", "MAX_COUNT", "CountsError", "Figures", "MatchTally", "count", "ending", "order"]

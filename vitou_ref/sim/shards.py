@@ -15,11 +15,11 @@ from typing import Any
 
 from .._version import __version__
 from ..engine.tables import Tables
-from ..protocol.wire import WireError, loads
+from ..protocol.wire import WireError, loads, printable
 from ..rules.errors import InputError
 from ..rules.files import read_path
-from ..rules.problems import Problem
-from .figures import Figures, count
+from ..rules.problems import Problem, pointer
+from .figures import MAX_COUNT, CountsError, Figures, count
 from .run import Lineup, play_range, tables_of
 
 FORMAT = "vitou-simulate-counts"  # the "format" of a --save file
@@ -142,8 +142,26 @@ def save(result: Result, path: str, *, force: bool) -> None:
     write_new(path, json.dumps(result.to_saved(), indent=1, sort_keys=True) + "\n", force=force)
 
 
-def _problem(path: str, message: str) -> InputError:
-    return InputError([Problem("SIMULATION_MERGE", message, path)])
+def _problem(path: str, message: str, where: tuple[object, ...] = ()) -> InputError:
+    keys = [printable(k, 60) if isinstance(k, str) else k for k in where]  # a key from the file: cut and escaped
+    return InputError([Problem("SIMULATION_MERGE", message, path, path=pointer(keys))])
+
+
+def _figures(path: str, counts: object) -> list[Figures]:
+    """Each ruleset's counts read and checked: whole numbers in range, no share above its total."""
+    if not isinstance(counts, list):
+        raise _problem(path, "the counts are not a list", ("counts",))
+    figures = []
+    for i, raw in enumerate(counts):
+        try:
+            f = Figures.from_raw(raw)
+        except CountsError as exc:
+            raise _problem(path, f"the counts are not well formed: {exc}", ("counts", i, *exc.where)) from None
+        wrong = f.inconsistency()
+        if wrong is not None:
+            raise _problem(path, f"the counts are not those of matches played: {wrong[1]}", ("counts", i, *wrong[0]))
+        figures.append(f)
+    return figures
 
 
 def _text(v: object) -> str:
@@ -168,12 +186,12 @@ def read_saved(path: str) -> Result:
     try:
         names = tuple(_text(n) for n in raw["rulesets"])
         ranges = tuple((count(a), count(b)) for a, b in raw["ranges"])
-        figures = [Figures.from_raw(c) for c in raw["counts"]]
         lineup, seed = Lineup.from_json(raw["players"]), raw["seed"]
         if not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(raw["vitou"], str):
             raise ValueError("the seed or the vitou version is missing")
     except (KeyError, TypeError, ValueError) as exc:
-        raise _problem(path, f"the counts are not well formed ({type(exc).__name__}: {exc})") from None
+        raise _problem(path, f"the run is not well formed ({type(exc).__name__}: {exc})") from None
+    figures = _figures(path, raw.get("counts"))
     if not figures or [f.ruleset for f in figures] != list(names):
         raise _problem(path, "the counts do not match the rulesets it names")
     if (
@@ -219,8 +237,15 @@ def merge(paths: Sequence[str]) -> Result:
             ranges.append((a, b))
     figures = base.figures
     for r in runs[1:]:
-        for ours, other in zip(figures, r.figures):
+        for i, (ours, other) in enumerate(zip(figures, r.figures)):
             ours.add(other)
+            over = next((n for n in (ours.matches, ours.hands, ours.tricks) if n > MAX_COUNT), None)
+            if over is not None:  # each file within the maximum, and the sum over it
+                raise _problem(
+                    r.sources[0],
+                    f"merged with the files before it, a total of {over} is over the maximum count, {MAX_COUNT}",
+                    ("counts", i),
+                )
     return Result(base.names, base.lineup, base.seed, tuple(ranges), figures, None, tuple(paths), base.vitou)
 
 
