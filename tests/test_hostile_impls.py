@@ -103,6 +103,7 @@ BOUNDS = {
 WAITING = frozenset(
     {"hang_start", "hang_at", "partial_hang", "slow_over", "slow_ok", "slow_start", "close_stdout"}
     | {"hang_on_stop", "ignore_sigterm", "close_stdout_at_start"}
+    | {"slow_start_hang"}
 )
 HARD_LIMIT = 120.0  # a runner is interrupted 30 s past its bound, 120 s at most, and the row fails
 
@@ -185,13 +186,40 @@ EXPECTED: dict[str, dict[str, int]] = {
     "handshake_errored": UNUSABLE,  # an errored answer is not a handshake
     "bom_handshake": UNUSABLE,  # as bom: the strict client refuses the line
     "bad_utf8_handshake": UNUSABLE,  # as bad_utf8
+    # ---- round two: the comparison. Clarification 27 and protocol.md: messages are open, a receiver
+    # ignores a field it does not know, in every object of an answer; actions are closed.
+    "extra_trick_field": OK,  # an extra field in a trick event
+    "extra_hand_field": OK,  # ... in a hand event, its value nested objects and arrays
+    "extra_match_field": OK,  # ... in a match event (fuzz plays matches to their end; the small suite has none)
+    "extra_final_field": OK,  # ... in final
+    "extra_score_field": OK,  # ... in a score (final's and a hand event's), a whole number as the schema asks
+    "extra_step_field": OK,  # ... in an accepted step
+    "extra_rejected_field": OK,  # ... in a rejected step, the error object
+    "extra_errored_field": OK,  # ... in an errored answer (VT-0004), even named code and steps
+    "extra_handshake_nested": OK,  # ... in the handshake and its implementation object, nested
+    "extra_everywhere": OK,  # all of the above at once
+    "extra_colliding_names": OK,  # a name that is a protocol field of another object means nothing here
+    "winner_list": WRONG,  # a named field of the wrong type: a winner is a seat or null
+    "no_trick_winner": WRONG,  # a named field missing
+    "no_hand_points": WRONG,  # a named field missing
+    "no_final_dealer": WRONG,  # a named field of final missing
+    "score_as_text": WRONG,  # "3" is not 3, inside a score as anywhere
+    "legal_action_extra": WRONG,  # an action never gains a field: the legal set holds another action
+    "extra_event": WRONG,  # an extra event is not an extra field: the events differ
+    # ---- round two: slow start plus a hang at the 5th run request (MODE_ARGS). The small suite sends
+    # 4 run requests, so certify and the plugin never reach the fault and rightly pass; fuzz sends
+    # more, and must end within its bound with the fault, found to need the earlier requests.
+    "slow_start_hang": {"certify": 0, "fuzz": 1, "plugin": 0},
 }
+# Extra arguments of a mode's command line.
+MODE_ARGS: dict[str, list[str]] = {"slow_start_hang": ["--at", "5"]}
 
 # ------------------------------------------------------------------ the runners
 
 
 def _impl(mode: str) -> str:
-    return shlex.join([sys.executable, str(HOSTILE), mode, "--timeout", str(T), "--start-timeout", str(S)])
+    argv = [sys.executable, str(HOSTILE), mode, "--timeout", str(T), "--start-timeout", str(S)]
+    return shlex.join(argv + MODE_ARGS.get(mode, []))
 
 
 def _certify(impl: str, workdir: Path) -> tuple[list[str], Path]:
