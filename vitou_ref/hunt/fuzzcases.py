@@ -46,6 +46,30 @@ class Divergence:
         return f"{self.where}{action}: expected {e}, got {a}"
 
 
+@dataclass
+class FuzzResult:
+    matches: int
+    seconds: float
+    divergence: Divergence | None
+    restarts: int
+    examples: int
+    actions: int = 0
+    ended: int = 0
+    spent: str | None = None  # why the search or the shrinking stopped early: "restarts" or "time"
+
+    @property
+    def rate(self) -> float:
+        return self.matches / self.seconds if self.seconds else 0.0
+
+    def describe(self) -> str:
+        """What was tried, in a line: how many matches, how long they were, how fast."""
+        n = max(self.matches, 1)
+        return (
+            f"{self.matches} matches ({self.actions / n:.0f} actions on average, {100 * self.ended / n:.0f}% played "
+            f"to the end of the match) in {self.seconds:.1f}s: {self.rate:,.0f} matches/s"
+        )
+
+
 def reference_answer(t: Tables, case: Case) -> dict[str, Any]:
     """The reference's answer to ``case``, without the envelope's seq: what an implementation's answer is held to."""
     return {k: v for k, v in run_case(t, case.setup, case.actions, 1).items() if k != "seq"}
