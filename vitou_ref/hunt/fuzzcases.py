@@ -1,4 +1,4 @@
-"""Drawing fuzz matches: the mistakes to try, a drawn match played on the reference, and answers compared."""
+"""Drawing fuzz matches: the mistakes to try, a drawn match played on the reference, answers compared, a run's result."""
 
 from __future__ import annotations
 
