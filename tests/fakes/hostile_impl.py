@@ -606,6 +606,209 @@ MODES: dict[str, Mode] = {
 }
 
 
+# ---- round two: the comparison: fields a receiver ignores, and slow start plus a hang
+#
+# Clarification 27 and docs/protocol.md: messages are open, actions are closed. A field the
+# protocol does not name, in any object of an answer (the top level, a step, an event, final,
+# a score, the handshake, an errored answer), is ignored; an action, in a legal set too, never
+# gains one. The counter-modes change a field the protocol names and must still fail.
+
+DEBUG = {"x_debug": {"nested": [1, {"deeper": [None, True, "text"]}], "empty": {}}, "x_ms": 1}
+
+
+def events_of(r: Json) -> list[Json]:
+    return [e for s in r.get("steps", []) if s.get("ok") for e in s.get("events", [])]
+
+
+def each_event(kind: str, extra: Json) -> Callable[[Json], Json]:
+    """Every event of ``kind`` (or of every kind: ``*``) with the fields ``extra`` added."""
+
+    def f(r: Json) -> Json:
+        for e in events_of(r):
+            if kind in ("*", e.get("event")):
+                e.update(extra)
+        return r
+
+    return f
+
+
+def extra_in_final(r: Json) -> Json:
+    if isinstance(r.get("final"), dict):
+        r["final"].update(DEBUG)
+    return r
+
+
+def extra_in_scores(r: Json) -> Json:
+    # The score schema holds every key of a score to a whole number: the extra key is one.
+    for holder in [r.get("final"), *events_of(r)]:
+        if isinstance(holder, dict) and isinstance(holder.get("score"), dict):
+            holder["score"]["x_tiebreak"] = 7
+    return r
+
+
+def extra_in_steps(ok: bool) -> Callable[[Json], Json]:
+    def f(r: Json) -> Json:
+        for s in r.get("steps", []):
+            if s.get("ok") is ok:
+                s.update(DEBUG)
+        return r
+
+    return f
+
+
+def extra_everywhere(r: Json) -> Json:
+    for f in (each_event("*", DEBUG), extra_in_final, extra_in_steps(True), extra_in_steps(False)):
+        r = f(r)
+    return {**r, **DEBUG}
+
+
+def colliding_names(r: Json) -> Json:
+    """Extra fields named as protocol fields of another object, with values that would be wrong there."""
+    for s in r.get("steps", []):
+        if s.get("ok"):
+            s["error"] = "NOT_YOUR_TURN"  # error belongs to a rejected step
+            s["final"] = {"winner": "NS"}
+        else:
+            s["events"] = [{"event": "match", "winner": "NS"}]  # events and legal belong to an accepted step
+            s["legal"] = [{"seat": "N", "act": "refuse"}]
+    for e in events_of(r):
+        if e.get("event") == "trick":
+            e.update(points=12, reason="refusal", score={"NS": 20, "EW": 20})  # a hand event's fields
+        elif e.get("event") == "hand":
+            e.update(trick=3, dealer="X")
+        else:
+            e.update(points="baraque", trick=1)
+    if isinstance(r.get("final"), dict):
+        r["final"].update(events=[], legal=[{"act": "pass"}], points=99, reason="void", ok=False)
+    r["message"] = "a run answer may carry an errored answer's message: it is ignored"
+    return r
+
+
+def extra_errored(c: Ctx, n: int, r: Json) -> None:
+    if r.get("errored") is True:
+        r.update(DEBUG, code="UNKNOWN_RULESET", steps=[{"ok": False}])
+    put(enc(r))
+
+
+def winner_list(r: Json) -> Json:
+    for e in events_of(r):
+        if e.get("event") == "trick":
+            e["winner"] = [e.get("winner")]
+    return r
+
+
+def drop_from_events(kind: str, key: str) -> Callable[[Json], Json]:
+    def f(r: Json) -> Json:
+        for e in events_of(r):
+            if e.get("event") == kind:
+                e.pop(key, None)
+        return r
+
+    return f
+
+
+def drop_final(key: str) -> Callable[[Json], Json]:
+    def f(r: Json) -> Json:
+        if isinstance(r.get("final"), dict):
+            r["final"].pop(key, None)
+        return r
+
+    return f
+
+
+def score_points_text(r: Json) -> Json:
+    for e in events_of(r):
+        if e.get("event") == "hand" and isinstance(e.get("score"), dict):
+            e["score"] = {k: str(v) for k, v in e["score"].items()}
+    return r
+
+
+def legal_action_extra(r: Json) -> Json:
+    for s in r.get("steps", []):
+        if s.get("ok") and s.get("legal"):
+            s["legal"][0] = {**s["legal"][0], "x_hint": True}  # an action gains no field: another action
+    return r
+
+
+def extra_event(r: Json) -> Json:
+    for s in r.get("steps", []):
+        if s.get("ok") and s.get("events"):
+            s["events"].append({"event": "x_note", "text": "an extra event is not an extra field"})
+    return r
+
+
+def slow_start_then_hang(c: Ctx, n: int, r: Json) -> None:
+    if n >= c.at:
+        sleep_forever()
+    put(enc(r))
+
+
+MODES.update(
+    {
+        # ---- round two: extra fields where the protocol lets a receiver ignore them: conformant
+        "extra_trick_field": Mode(
+            'every trick event with "x_ms":1 (the issue\'s example)',
+            answer=answer_with(each_event("trick", {"x_ms": 1})),
+        ),
+        "extra_hand_field": Mode(
+            "every hand event with extra fields, one an object of nested arrays and objects",
+            answer=answer_with(each_event("hand", DEBUG)),
+        ),
+        "extra_match_field": Mode(
+            "every match event with extra fields (an object, a number)", answer=answer_with(each_event("match", DEBUG))
+        ),
+        "extra_final_field": Mode("final with extra fields (an object, a number)", answer=answer_with(extra_in_final)),
+        "extra_score_field": Mode(
+            "every score (final's, each hand event's) with an extra whole-number key",
+            answer=answer_with(extra_in_scores),
+        ),
+        "extra_step_field": Mode("every accepted step with extra fields", answer=answer_with(extra_in_steps(True))),
+        "extra_rejected_field": Mode(
+            "every rejected step (the error object) with extra fields", answer=answer_with(extra_in_steps(False))
+        ),
+        "extra_errored_field": Mode(
+            "every errored answer with extra fields, a code and steps among them", answer=extra_errored
+        ),
+        "extra_handshake_nested": Mode(
+            "the handshake's implementation object and top level with nested extra fields",
+            hello=hello_with(lambda r: {**setitem(r, "implementation", {**r["implementation"], **DEBUG}), **DEBUG}),
+        ),
+        "extra_everywhere": Mode(
+            "nested extra fields in every object of every run answer at once", answer=answer_with(extra_everywhere)
+        ),
+        "extra_colliding_names": Mode(
+            "extra fields named as the protocol's fields of other objects (error in an accepted step, points in a "
+            "trick event, events in final, ...)",
+            answer=answer_with(colliding_names),
+        ),
+        # ---- round two: named fields missing or wrong: still not conformant
+        "winner_list": Mode("every trick event's winner as a list", answer=answer_with(winner_list)),
+        "no_trick_winner": Mode(
+            "every trick event without its winner", answer=answer_with(drop_from_events("trick", "winner"))
+        ),
+        "no_hand_points": Mode(
+            "every hand event without its points", answer=answer_with(drop_from_events("hand", "points"))
+        ),
+        "no_final_dealer": Mode("final without its dealer", answer=answer_with(drop_final("dealer"))),
+        "score_as_text": Mode('every hand event\'s score with "3" for 3', answer=answer_with(score_points_text)),
+        "legal_action_extra": Mode(
+            "the first action of every accepted step's legal set with an extra field (actions are closed)",
+            answer=answer_with(legal_action_extra),
+        ),
+        "extra_event": Mode(
+            "an event of an unknown kind after the events of every step that has some",
+            answer=answer_with(extra_event),
+        ),
+        # ---- round two: slow start plus a hang
+        "slow_start_hang": Mode(
+            "the handshake between --timeout and --start-timeout, then never answers its --at-th run request",
+            hello=slow_start,
+            answer=slow_start_then_hang,
+        ),
+    }
+)
+
+
 # ------------------------------------------------------------------ serving
 
 

@@ -50,7 +50,12 @@ def _add_fuzz(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "implementation; on a divergence, the smallest case that shows it is written as a fixture, under --save: "
         "the only file a run writes in the working directory. Hypothesis keeps no example database (a run is "
         f"replayed from its seed), and its caches go to {HYPOTHESIS_HOME}, or to HYPOTHESIS_STORAGE_DIRECTORY "
-        "when it is set. Exit status: 0 no divergence, 1 a divergence, 2 the fuzzer could not run.",
+        "when it is set. Bounded: after a crash, a hang or a broken line the implementation is restarted, at most "
+        "R (--max-restarts) times while searching and shrinking, and twice more to check the divergence on a fresh "
+        "start; so with S the --start-timeout and T the --timeout, faults cost at most (R + 3) x (S + T) + 1 s "
+        "(241 s with the defaults), plus T for each answer that comes just within its deadline; with "
+        "--max-seconds M nothing is sent after M, and the run ends by M + max(S, T) + 1 s. "
+        "Exit status: 0 no divergence, 1 a divergence, 2 the fuzzer could not run.",
     )
     fz.add_argument(
         "--impl", type=_o.command, metavar="COMMAND", help="the implementation (default: the bundled reference)"
@@ -64,8 +69,9 @@ def _add_fuzz(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--max-seconds",
         type=_o.positive_seconds,
         default=None,
-        metavar="T",
-        help="stop after this long (default: no limit)",
+        metavar="M",
+        help="stop after this long, the search, the shrinking and the check on a fresh start all included; "
+        "a request or a start under way when the time is up is waited for (default: no limit)",
     )
     fz.add_argument("--timeout", type=_o.positive_seconds, default=10.0, metavar="SEC", help="per request (default 10)")
     fz.add_argument(
@@ -74,6 +80,14 @@ def _add_fuzz(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=30.0,
         metavar="SEC",
         help="for the answer to start (default 30)",
+    )
+    fz.add_argument(
+        "--max-restarts",
+        type=_o.count,
+        default=3,
+        metavar="N",
+        help="restarts after a crash or hang while searching and shrinking, as certify's (default 3); when they "
+        "are spent, the divergence found so far is reported",
     )
     fz.add_argument(
         "--save",
@@ -184,6 +198,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         max_seconds=args.max_seconds,
         timeout=args.timeout,
         start_timeout=args.start_timeout,
+        max_restarts=args.max_restarts,
         save=args.save,
         illegal=args.illegal,
         progress=args.progress,
@@ -202,9 +217,8 @@ def fuzz(
     save: str,
     illegal: int,
     progress: bool,
+    max_restarts: int = 3,
 ) -> int:
-    import shlex
-
     from ..hunt.fuzz import Fuzzer
     from ..kit.certify import REFERENCE_COMMAND
     from ..protocol.connection import Fault, split_command
@@ -227,12 +241,15 @@ def fuzz(
     def note(matches: int, diverged: int) -> None:
         line.update(min(matches, examples), diverged)  # shrinking a divergence plays matches beyond the total
 
-    fuzzer = Fuzzer(rules, argv, timeout=timeout, start_timeout=start_timeout, illegal=illegal, progress=note)
+    fuzzer = Fuzzer(
+        rules, argv, timeout=timeout, start_timeout=start_timeout, illegal=illegal, max_restarts=max_restarts,
+        progress=note,
+    )  # fmt: skip
     try:
         with hypothesis_home():
             result = fuzzer.run(examples, seed, max_seconds)
         d = result.divergence
-        again = fuzzer.reproduce(d) if d is not None else None
+        checked = fuzzer.reproduce(d) if d is not None else None
     except Fault as exc:
         line.close()  # before the message, which would otherwise land on the progress line
         print(f"vitou fuzz: {exc.message}", file=sys.stderr)
@@ -241,36 +258,61 @@ def fuzz(
         fuzzer.close()
         line.close()
     print(f"fuzz {rules.name} against {label}, seed {seed}: {result.describe()}")
-    if d is None:
+    if result.spent == "restarts":
+        print(
+            f"stopped early: the implementation was restarted {result.restarts} time(s), --max-restarts {max_restarts}"
+        )
+    elif result.spent == "time":
+        print(f"stopped early: --max-seconds {max_seconds:g} reached")
+    if d is None or checked is None:
         print("no divergence")
         return 0
-    shown = again if again is not None else d
-    path = _save_fuzz_case(save, seed, shown, rules, label, reproduced=again is not None)
+    how, shown = checked
+    path = _save_fuzz_case(save, shown, rules, label, how)
     print(f"DIVERGENCE at {shown.describe()}")
-    if again is None:
-        print("it did not show again on a fresh start of the implementation (flaky?); the case is saved all the same")
-    elif again.before:
-        print(f"it shows only after {len(again.before)} earlier match(es) on the same process: the file keeps them")
+    print(_diagnosis(how, shown))
     print(f"smallest case found: {len(shown.case.actions)} action(s), {len(shown.case.setup['deals'])} deal(s): {path}")
-    print(f"rerun: vitou certify --impl {shlex.quote(label)} --ruleset {rules.name} --suite {shlex.quote(path)}")
+    print(f"rerun: {_rerun(label, rules.name, path)}")
     return 1
 
 
-def _save_fuzz_case(directory: str, seed: int, d: Any, rules: Any, label: str, *, reproduced: bool) -> str:
-    """The fixture of a divergence, under a name no earlier run has taken (never overwritten)."""
+def _diagnosis(how: str, d: Any) -> str:
+    """What the check on a fresh start found, in a line."""
+    n = len(d.before)
+    if how == "alone":
+        return "it shows again on a fresh start of the implementation, with this case alone"
+    if how == "session":
+        return (
+            f"it needs the earlier requests of the session: not shown by the case alone on a fresh start, it shows "
+            f"again after the {n} earlier match(es) sent before it, replayed in order; the file keeps them"
+        )
+    if how == "flaky":
+        tried = f"alone or after the {n} earlier match(es) of its session" if n else "alone"
+        return f"it did not show again on a fresh start of the implementation, {tried} (flaky?); saved all the same"
+    return "not checked on a fresh start: --max-seconds was reached first; saved with its session all the same"
+
+
+def _rerun(label: str, ruleset: str, path: str) -> str:
     import shlex
 
+    return f"vitou certify --impl {shlex.quote(label)} --ruleset {ruleset} --suite {shlex.quote(path)}"
+
+
+def _save_fuzz_case(directory: str, d: Any, rules: Any, label: str, how: str) -> str:
+    """The fixture of a divergence, its ids after every id the directory holds (nothing is overwritten)."""
     from ..hunt.fuzz import fixture_for
+    from ..hunt.fuzzfixture import fixture_ids, next_number
     from ..protocol.wire import printable
     from ..rules.yamlout import dump
 
     os.makedirs(directory, exist_ok=True)
-    for n in range(1, 10_000):
-        case_id = f"FZ-{seed % 10000:04d}" + (f"-{n}" if n > 1 else "")
-        path = os.path.join(directory, f"{case_id}.yaml")
-        rerun = f"vitou certify --impl {shlex.quote(label)} --ruleset {rules.name} --suite {shlex.quote(path)}"
-        text = f"# rerun: {printable(rerun, 2000)}\n" + dump(
-            fixture_for(d, rules, case_id, label, reproduced=reproduced), width=120
+    for _ in range(100):  # another run writing to the same directory takes a number: take the next
+        ids = fixture_ids(next_number(directory), d)
+        if ids is None:
+            break
+        path = os.path.join(directory, f"{ids[0]}.yaml")
+        text = f"# rerun: {printable(_rerun(label, rules.name, path), 2000)}\n" + dump(
+            fixture_for(d, rules, ids, label, how=how), width=120
         )
         try:
             _out.write_new(path, text, force=False)
@@ -279,7 +321,7 @@ def _save_fuzz_case(directory: str, seed: int, d: Any, rules: Any, label: str, *
         except OSError as exc:
             raise OutputFailed(f"--save: {path}: {exc.strerror or exc}") from None
         return path
-    raise OutputFailed(f"--save: {directory} holds 9,999 fixtures for seed {seed}: choose another directory")
+    raise OutputFailed(f"--save: {directory} has no fixture ids left (FZ-0001 to FZ-9999): choose another directory")
 
 
 def cmd_mutants(args: argparse.Namespace) -> int:

@@ -6,7 +6,6 @@ import contextlib
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from ..engine.actions import Malformed, action_from_json
@@ -15,37 +14,25 @@ from ..protocol.client import PROTOCOL_MINOR, Client, Fault
 from ..protocol.server import match_from_setup
 from ..rules.errors import IllegalAction
 from ..rules.model import Ruleset
-from .fuzzcases import Case, Divergence, batches, compare, make_case, reference_answer, universe
+from .fuzzcases import Case, Divergence, FuzzResult, batches, compare, make_case, reference_answer, universe
 from .fuzzfixture import fixture_for
 
 MAX_SESSION = 2000  # earlier matches kept to replay a divergence that needs them
+CHECK_STARTS = 2  # the check of a divergence on a fresh start: the case alone, then after its session
+
+# How a divergence shows on a fresh start of the implementation (Fuzzer.reproduce).
+ALONE = "alone"  # the case alone shows it
+SESSION = "session"  # only after the earlier requests of the session, replayed in order
+FLAKY = "flaky"  # neither: it did not show again
+UNCHECKED = "unchecked"  # not checked: --max-seconds was reached first
 
 
 class _Found(Exception):
     pass
 
 
-@dataclass
-class FuzzResult:
-    matches: int
-    seconds: float
-    divergence: Divergence | None
-    restarts: int
-    examples: int
-    actions: int = 0
-    ended: int = 0
-
-    @property
-    def rate(self) -> float:
-        return self.matches / self.seconds if self.seconds else 0.0
-
-    def describe(self) -> str:
-        """What was tried, in a line: how many matches, how long they were, how fast."""
-        n = max(self.matches, 1)
-        return (
-            f"{self.matches} matches ({self.actions / n:.0f} actions on average, {100 * self.ended / n:.0f}% played "
-            f"to the end of the match) in {self.seconds:.1f}s: {self.rate:,.0f} matches/s"
-        )
+class _Spent(Exception):
+    """No more may be sent: the restart budget or the time is spent (``Fuzzer.spent`` says which)."""
 
 
 class Fuzzer:
@@ -65,6 +52,7 @@ class Fuzzer:
         start_timeout: float = 30.0,
         illegal: int = 12,
         batch: int = 16,
+        max_restarts: int = 3,
         progress: Callable[[int, int], None] | None = None,  # (matches tried, divergences found: 0 or 1)
     ) -> None:
         self.rules = rules
@@ -83,19 +71,45 @@ class Fuzzer:
         self.actions = 0  # over every match tried, for the report
         self.ended = 0  # matches played to their end
         self.restarts = 0
-        self.deadline: float | None = None  # from --max-seconds: drawing and shrinking both stop there
+        self.budget = max_restarts  # restarts allowed: the search's and the shrinking's, then the check's own
+        self.opened = False  # a start after the first is a restart
+        self.spent: str | None = None
+        self.deadline: float | None = None  # from --max-seconds: nothing is sent after it, the check included
 
     def _open(self) -> Client:
         if self.client is None:
+            if self.opened:
+                if self.restarts >= self.budget:
+                    self._stop("restarts")
+                self.restarts += 1
+            self._check_time()
             client = Client(self.argv, timeout=self.timeout, start_timeout=self.start_timeout)
             hello = client.start()  # Fault, with the process ended, when it cannot be used
             if self.rules.name not in hello.rulesets:
                 client.kill()
                 raise Fault("ruleset", f"the implementation does not offer {self.rules.name}")
             self.client = client
+            self.opened = True
             self.minor = hello.minor
             self.session = []
         return self.client
+
+    def _stop(self, why: str) -> None:
+        self.spent = self.spent or why
+        raise _Spent
+
+    def _check_time(self) -> None:
+        if self.out_of_time():
+            self._stop("time")
+
+    def _receive(self, client: Client, seqs: list[int], answers: list[Any]) -> None:
+        """The answers to ``seqs``, in order, onto ``answers`` (so that those before a fault stand); at the
+        deadline the rest is not waited for, and the process is dropped."""
+        for q in seqs:
+            if self.out_of_time():
+                self.fresh()  # answers left unread: the stream is out of step
+                self._stop("time")
+            answers.append(client.receive(q))
 
     def close(self) -> None:
         if self.client is not None:
@@ -121,30 +135,34 @@ class Fuzzer:
         return seq
 
     def ask(self, cases: list[Case]) -> list[Any]:
-        """The implementation's answers to a batch of cases, pipelined; a fault is one answer of its own."""
+        """The answers to a batch of cases, pipelined; a fault is the answer to the request it hit and those after.
+
+        Raises _Spent when nothing more may be sent.
+        """
+        answers: list[Any] = []
         try:
             client = self._open()
             seqs = [self._send(client, c) for c in cases]
-            answers: list[Any] = [client.receive(q) for q in seqs]
+            self._receive(client, seqs, answers)
         except Fault as exc:
-            return [self._lost(exc)] * len(cases)
+            answers += [self._lost(exc)] * (len(cases) - len(answers))
         return answers
 
     def _lost(self, exc: Fault) -> Fault:
-        """The connection broke: it is dropped (the next batch restarts it), and why is the answer."""
+        """The connection broke: it is dropped (the next batch restarts it, within the budget), and why is the answer."""
         self.fresh()
-        self.restarts += 1
         return Fault("fault", f"{exc.kind}: {exc.message}")
 
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.perf_counter() > self.deadline
 
     def check(self, drawn: list[tuple[int, int, int]]) -> Divergence | None:
-        if self.out_of_time():
+        if self.spent is not None or self.out_of_time():
             return None  # hypothesis keeps the smallest failure found so far and stops shrinking
         # Each request leaves as soon as its case is built: the implementation
         # answers one case while the next is drawn and played here.
         built = []
+        answers: list[Any] = []
         try:
             client = self._open()
             seqs = []
@@ -152,12 +170,16 @@ class Fuzzer:
                 case, ref = make_case(self.t, s, st, n, self.illegal, self.tries)
                 built.append((case, ref))
                 seqs.append(self._send(client, case))
-            answers: list[Any] = [client.receive(q) for q in seqs]
+            self._receive(client, seqs, answers)
+        except _Spent:
+            built = built[: len(answers)]  # what was answered before the time was up is judged
         except Fault as exc:
-            answers = [self._lost(exc)] * len(drawn)
+            # The answers before the fault stand; the fault is the answer to the request it hit.
+            lost = self._lost(exc)
             while len(built) < len(drawn):
                 s, st, n = drawn[len(built)]
                 built.append(make_case(self.t, s, st, n, self.illegal, self.tries))
+            answers += [lost] * (len(drawn) - len(answers))
         self.matches += len(built)
         for case, ref in built:
             self.actions += len(case.actions)
@@ -185,34 +207,47 @@ class Fuzzer:
                 return self.session[max(0, i - MAX_SESSION) : i]
         return []
 
-    def diverges(self, case: Case, *, anyway: bool = False) -> Divergence | None:
-        """Whether one concrete case still shows a divergence (used while shrinking, until the deadline)."""
-        if self.out_of_time() and not anyway:
+    def diverges(self, case: Case) -> Divergence | None:
+        """Whether one concrete case still shows a divergence (used while shrinking, within the budget and time)."""
+        try:
+            (got,) = self.ask([case])
+        except _Spent:
             return None
-        (got,) = self.ask([case])
         return self.judge(case, reference_answer(self.t, case), got)
 
-    def reproduce(self, d: Divergence) -> Divergence | None:
-        """The divergence seen again on a fresh start of the implementation, or None.
+    def reproduce(self, d: Divergence) -> tuple[str, Divergence]:
+        """How the divergence shows on a fresh start of the implementation (ALONE, SESSION, FLAKY or
+        UNCHECKED), and the divergence to report.
 
-        An implementation that keeps state across matches may diverge only
-        after earlier ones: then the session that led to it (``d.before``) is
-        replayed first, in order, and the divergence returned keeps it.
+        The case is sent alone first. An implementation that keeps state
+        across matches may diverge only after earlier ones: then the whole
+        session that led to it (``d.before``) is replayed, in order, then the
+        case, and the divergence returned keeps the session. The check has
+        CHECK_STARTS starts of its own, whatever the search spent; it stops
+        at the deadline like the rest of the run.
         """
+        self.budget = self.restarts + CHECK_STARTS
+        self.spent = None  # the search's reason to stop is in its result; the check has its own starts
         self.fresh()
-        again = self.diverges(d.case, anyway=True)
+        again = self.diverges(d.case)
         if again is not None:
             again.before = []
-            return again
+            return ALONE, again
+        if self.spent is not None:
+            return UNCHECKED, d
         if not d.before:
-            return None
+            return FLAKY, d
         self.fresh()
-        for i in range(0, len(d.before), self.batch):
-            self.ask(d.before[i : i + self.batch])
-        again = self.diverges(d.case, anyway=True)
+        try:
+            for i in range(0, len(d.before), self.batch):
+                self.ask(d.before[i : i + self.batch])
+        except _Spent:
+            return UNCHECKED, d
+        again = self.diverges(d.case)
         if again is not None:
             again.before = list(d.before)
-        return again
+            return SESSION, again
+        return (UNCHECKED if self.spent is not None else FLAKY), d
 
     def run(self, examples: int, seed: int, max_seconds: float | None) -> FuzzResult:
         from hypothesis import HealthCheck, Phase, given, settings
@@ -224,8 +259,8 @@ class Fuzzer:
         found: list[Divergence] = []
         played: set[tuple[int, int, int]] = set()  # the draws sent so far: the same draw is the same match
         chunk = 0
-        while self.matches < examples:
-            if max_seconds is not None and time.perf_counter() - start > max_seconds:
+        while self.matches < examples and self.spent is None:
+            if self.out_of_time():
                 break
             # Hypothesis tries its simplest example first (one match of no action) in every
             # chunk, reseeded as each is: a chunk must have room for the matches left even
@@ -277,7 +312,8 @@ class Fuzzer:
         div = found[-1] if found else None
         if div is not None:
             div = self._earliest(div)
-        return FuzzResult(self.matches, seconds, div, self.restarts, chunk, self.actions, self.ended)
+        spent = self.spent or ("time" if self.out_of_time() and self.matches < examples else None)
+        return FuzzResult(self.matches, seconds, div, self.restarts, chunk, self.actions, self.ended, spent)
 
     def _earliest(self, d: Divergence) -> Divergence:
         """Shrink further with what the rules guarantee, as long as the case still diverges.
@@ -346,4 +382,4 @@ class Fuzzer:
 
 
 # fixture_for lives with the fixture code; the fuzz command imports it from here.
-__all__ = ["MAX_SESSION", "FuzzResult", "Fuzzer", "fixture_for"]
+__all__ = ["ALONE", "FLAKY", "MAX_SESSION", "SESSION", "UNCHECKED", "FuzzResult", "Fuzzer", "fixture_for"]

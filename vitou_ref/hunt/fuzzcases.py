@@ -1,4 +1,4 @@
-"""Drawing fuzz matches: the mistakes to try, a drawn match played on the reference, and answers compared."""
+"""Drawing fuzz matches: the mistakes to try, a drawn match played on the reference, answers compared, a run's result."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 from ..engine.actions import Malformed, action_from_json
 from ..engine.match import Match
 from ..engine.tables import Tables
+from ..kit.compare import named_events, named_final, same_events, same_final, sides_of
 from ..protocol.client import PROTOCOL_MINOR, as_spoken
 from ..protocol.server import _structural_code, run_case
 from ..protocol.wire import canonical, printable, same
@@ -43,6 +44,30 @@ class Divergence:
             raw = self.case.actions[int(self.where.split()[1]) - 1]
             action = f" ({printable(json.dumps(raw, ensure_ascii=False), 200)})"
         return f"{self.where}{action}: expected {e}, got {a}"
+
+
+@dataclass
+class FuzzResult:
+    matches: int
+    seconds: float
+    divergence: Divergence | None
+    restarts: int
+    examples: int
+    actions: int = 0
+    ended: int = 0
+    spent: str | None = None  # why the search or the shrinking stopped early: "restarts" or "time"
+
+    @property
+    def rate(self) -> float:
+        return self.matches / self.seconds if self.seconds else 0.0
+
+    def describe(self) -> str:
+        """What was tried, in a line: how many matches, how long they were, how fast."""
+        n = max(self.matches, 1)
+        return (
+            f"{self.matches} matches ({self.actions / n:.0f} actions on average, {100 * self.ended / n:.0f}% played "
+            f"to the end of the match) in {self.seconds:.1f}s: {self.rate:,.0f} matches/s"
+        )
 
 
 def reference_answer(t: Tables, case: Case) -> dict[str, Any]:
@@ -162,6 +187,7 @@ def compare(case: Case, ref: dict[str, Any], got: Any, minor: int = PROTOCOL_MIN
         )
     if got.get("errored") is True:
         return div("errored", {"errored": False}, got)
+    sides = sides_of(ref["final"])
     if not isinstance(got.get("steps"), list) or len(got["steps"]) != len(ref["steps"]):
         return div("steps", f"{len(ref['steps'])} steps", got.get("steps"))
     if not _same_set(ref["legal"], got.get("legal")):
@@ -174,12 +200,12 @@ def compare(case: Case, ref: dict[str, Any], got: Any, minor: int = PROTOCOL_MIN
                 return div(f"step {i}", r, g)
             continue
         want = as_spoken(r["events"], minor)
-        if not same(want, g.get("events")):
-            return div(f"step {i}", {"events": want}, {"events": g.get("events")})
+        if not same_events(want, g.get("events"), sides):
+            return div(f"step {i}", {"events": want}, {"events": named_events(g.get("events"), sides)})
         if not _same_set(r["legal"], g.get("legal")):
             return div(f"step {i}", {"legal": r["legal"]}, {"legal": g.get("legal")})
-    if not same(ref["final"], got.get("final")):
-        return div("final", ref["final"], got.get("final"))
+    if not same_final(ref["final"], got.get("final"), sides):
+        return div("final", ref["final"], named_final(got.get("final"), sides))
     return None
 
 

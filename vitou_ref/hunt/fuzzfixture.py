@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import re
 from typing import Any
 
 from ..engine.tables import tables_for
@@ -23,13 +25,51 @@ def _expectation(ref: dict[str, Any]) -> dict[str, Any]:
     return {"legal": ref["legal"], "steps": steps, "final": ref["final"]}
 
 
-def fixture_for(
-    d: Divergence, rules: Ruleset, case_id: str, command: str, *, reproduced: bool = True
-) -> dict[str, Any]:
+PREFIX = "FZ"  # a fuzz fixture's ids: FZ-0001, FZ-0002, ..., as the fixture schema's ^[A-Z]{2,4}-[0-9]{4}$ asks
+LAST = 9999
+_ID = re.compile(rf"\b{PREFIX}-([0-9]{{4}})\b")
+
+
+def next_number(directory: str) -> int:
+    """The first id number after every ``FZ-NNNN`` that a file of ``directory`` names or holds.
+
+    Ids are never reused: a folder of finds loads as one suite, whose ids must differ.
+    """
+    most = 0
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(directory):
+            if not entry.name.endswith((".yaml", ".yml")):
+                continue
+            most = max([most, *(int(n) for n in _ID.findall(entry.name))])
+            with contextlib.suppress(OSError), open(entry.path, "rb") as fh:
+                most = max([most, *(int(n) for n in _ID.findall(fh.read().decode("utf-8", "replace")))])
+    return most + 1
+
+
+def fixture_ids(first: int, d: Divergence) -> list[str] | None:
+    """The ids of a find's cases from ``first`` on: the divergent case's, then one per earlier match; None past LAST."""
+    if first + len(d.before) > LAST:
+        return None
+    return [f"{PREFIX}-{n:04d}" for n in range(first, first + len(d.before) + 1)]
+
+
+_NOTES = {
+    "session": "The difference shows only after the {before} of this file, sent in order to one process: the "
+    "implementation keeps state from one match to the next.",
+    "flaky": "The difference did not show again on a fresh start of the implementation, alone or after the "
+    "{before} of this file: it may be flaky.",
+    "unchecked": "The difference was not checked again on a fresh start (the run's time was up); the {before} "
+    "of this file were sent before it to the same process.",
+}
+
+
+def fixture_for(d: Divergence, rules: Ruleset, ids: list[str], command: str, *, how: str = "alone") -> dict[str, Any]:
     """The divergent case as a conformance fixture; its expectations are the reference's answers.
 
-    When the divergence shows only after earlier matches (``d.before``), they
-    come first in the file, in the order they were sent: certify sends a
+    ``ids`` are the divergent case's id, then one for each earlier match.
+    ``how`` is what the check on a fresh start found (alone, session, flaky,
+    unchecked). When the divergence came after earlier matches (``d.before``),
+    they come first in the file, in the order they were sent: certify sends a
     file's cases in order to one process, so the file reproduces it.
     """
     t = tables_for(rules)
@@ -38,7 +78,7 @@ def fixture_for(
         ref = reference_answer(t, earlier)
         cases.append(
             {
-                "id": f"{case_id}-{i:04d}",
+                "id": ids[i],
                 "title": f"fuzz: match {i} of the session before the divergence",
                 "clauses": [rules.current_clause("turn.decisions")],
                 "rulesets": [rules.name],
@@ -49,7 +89,7 @@ def fixture_for(
         )
     cases.append(
         {
-            "id": case_id,
+            "id": ids[0],
             "title": f"fuzz: the implementation differs from the reference at {d.where}",
             "clauses": _clauses(rules, d),
             "rulesets": [rules.name],
@@ -58,15 +98,12 @@ def fixture_for(
             "expect": _expectation(d.reference),
         }
     )
+    before = counted(len(d.before), "earlier match", "earlier matches")
     notes = []
-    if d.before:
-        before = counted(len(d.before), "earlier match", "earlier matches")
-        notes.append(
-            f"The difference shows only after the {before} of this file, sent in order "
-            "to one process: the implementation keeps state from one match to the next."
-        )
-    if not reproduced:
+    if how == "flaky" and not d.before:
         notes.append("The difference did not show again on a fresh start of the implementation: it may be flaky.")
+    elif how in _NOTES and d.before:
+        notes.append(_NOTES[how].format(before=before))
     return {
         "format": 1,
         "title": f"Found by vitou fuzz against {printable(command, 200)}",
