@@ -15,7 +15,7 @@ from vitou_ref.engine.tables import tables_for
 from vitou_ref.kit.certify import ERRORED, FAILED, PASSED, Certifier, HarnessError, Options
 from vitou_ref.kit.suite import load_suite
 from vitou_ref.protocol.client import Client, handshake_problem
-from vitou_ref.protocol.connection import Fault
+from vitou_ref.protocol.connection import Fault, said_text
 from vitou_ref.protocol.server import run_case
 
 SMALL = str(Path(__file__).parent / "data" / "small_suite.yaml")
@@ -56,6 +56,9 @@ class ScriptedConnection:
 
     def stderr_tail(self, limit: int = 2000) -> str:
         return ""
+
+    def said(self, printed: bytes = b"") -> str:
+        return said_text(printed, "")  # a script has no stderr, and nothing left unread
 
     def kill(self) -> None:
         self.killed = True
@@ -152,7 +155,9 @@ def test_any_handshake_gets_a_verdict(value: Any, field: str | None) -> None:
     hello = value if field is None else {**GOOD_HELLO, field: value}
     outcomes = _certify(_line(hello), [_line(_reference(i + 1, i)) for i in range(len(CASES))])
     problem = handshake_problem(hello)
-    assert (outcomes == ["harness-error"]) == (problem is not None)
+    # A usable handshake that offers none of the rulesets asked cannot be run either: nothing can be asked of it.
+    unusable = problem is not None or "vitou/1.0.0" not in hello["rulesets"]
+    assert (outcomes == ["harness-error"]) == unusable
 
 
 @pytest.mark.parametrize(

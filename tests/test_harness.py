@@ -101,9 +101,20 @@ def test_stderr_without_end_does_not_disturb_certification(capsys: pytest.Captur
 
 
 def test_a_ruleset_not_offered_is_skipped(capsys: pytest.CaptureFixture[str]) -> None:
-    assert certify("--impl", fake("noruleset"), "--format", "json") == 1
+    asked = ("--ruleset", "vitou/1.0.0", "--ruleset", "vitou/1.1.0")
+    assert certify("--impl", fake("only100"), *asked, "--format", "json") == 1
     result = json.loads(capsys.readouterr().out)
-    assert {c["outcome"] for c in result["cases"]} == {"skipped"}
+    outcomes = {(c["ruleset"], c["outcome"]) for c in result["cases"]}
+    assert outcomes == {("vitou/1.0.0", "passed"), ("vitou/1.1.0", "skipped")}
+    assert [v["status"] for v in result["verdicts"]] == ["conformant", "not offered"]
+
+
+def test_an_implementation_offering_none_of_the_rulesets_asked_cannot_be_run(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert certify("--impl", fake("noruleset")) == 2  # not a verdict on its rules: nothing could be asked of it
+    captured = capsys.readouterr()
+    assert captured.out == "" and "offers none of the rulesets asked" in captured.err
 
 
 def test_known_failures_are_strict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -593,3 +593,74 @@ def test_two_saves_each_within_the_maximum_whose_sum_is_not_are_refused(tmp_path
         paths.append(str(path))
     status, output = run(["simulate", "--merge", *paths])
     check(status, output, 2, "SIMULATION_MERGE at /counts/0", "part-20.json")
+
+
+# ---- round two: output paths (a link planted where an output goes, a file already there)
+
+FAKE_WRONG = shlex.join([sys.executable, str(ROOT / "tests" / "fakes" / "fake_impl.py"), "wrong", "2"])
+# Each output of certify, and where a link or a file there sits: --save-failed's is a failing case's file.
+OUTPUTS = {"--junit": "r.xml", "--report": "r.jsonl", "--save-failed": "saved/VT-0002.yaml"}
+
+
+def _certify_to(tmp_path: Path, option: str, *extra: str) -> tuple[int, str]:
+    target = str(tmp_path / "saved") if option == "--save-failed" else str(tmp_path / OUTPUTS[option])
+    return run(["certify", "--suite", SMALL_SUITE, "--impl", FAKE_WRONG, option, target, *extra])
+
+
+@pytest.mark.parametrize("dangling", [False, True], ids=["to-a-file", "dangling"])
+@pytest.mark.parametrize("option", list(OUTPUTS))
+def test_a_link_at_an_output_path_is_refused_before_the_run(tmp_path: Path, option: str, dangling: bool) -> None:
+    (tmp_path / "saved").mkdir()
+    victim = tmp_path / "victim.txt"
+    if not dangling:
+        victim.write_text("precious\n", encoding="utf-8")
+    link = tmp_path / OUTPUTS[option]
+    link.symlink_to(victim)
+    status, output = _certify_to(tmp_path, option)
+    assert status == 2 and "CONFORMANT" not in output, output  # refused before any verdict
+    assert option in output and "Traceback" not in output
+    assert link.is_symlink()
+    assert victim.read_text(encoding="utf-8") == "precious\n" if not dangling else not victim.exists()
+
+
+@pytest.mark.parametrize("dangling", [False, True], ids=["to-a-file", "dangling"])
+@pytest.mark.parametrize("option", list(OUTPUTS))
+def test_with_force_a_link_at_an_output_path_is_replaced_never_followed(
+    tmp_path: Path, option: str, dangling: bool
+) -> None:
+    (tmp_path / "saved").mkdir()
+    victim = tmp_path / "victim.txt"
+    if not dangling:
+        victim.write_text("precious\n", encoding="utf-8")
+    link = tmp_path / OUTPUTS[option]
+    link.symlink_to(victim)
+    status, output = _certify_to(tmp_path, option, "--force")
+    assert status == 1, output  # the verdict on the wrong answers, and every file written
+    assert not link.is_symlink() and link.is_file() and link.stat().st_size > 0
+    assert victim.read_text(encoding="utf-8") == "precious\n" if not dangling else not victim.exists()
+
+
+@pytest.mark.parametrize("option", list(OUTPUTS))
+def test_a_file_at_an_output_path_is_kept_without_force(tmp_path: Path, option: str) -> None:
+    (tmp_path / "saved").mkdir()
+    there = tmp_path / OUTPUTS[option]
+    there.write_text("an earlier run's\n", encoding="utf-8")
+    status, output = _certify_to(tmp_path, option)
+    assert status == 2 and "--force" in output, output
+    assert there.read_text(encoding="utf-8") == "an earlier run's\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["rulebook", "--ruleset", "vitou"], ["fixtures", "export", "--format", "json"]],
+    ids=["rulebook", "fixtures-export"],
+)
+def test_an_output_file_replaces_a_link_and_never_writes_its_target(tmp_path: Path, argv: list[str]) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n", encoding="utf-8")
+    link = tmp_path / "out.txt"
+    link.symlink_to(victim)
+    status, output = run([*argv, "-o", str(link)])
+    assert status == 0, output
+    assert victim.read_text(encoding="utf-8") == "precious\n"
+    assert not link.is_symlink() and link.stat().st_size > 0

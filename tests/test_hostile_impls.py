@@ -48,6 +48,7 @@ import sys
 import threading
 import time
 import uuid
+import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -104,7 +105,7 @@ BOUNDS = {
 WAITING = frozenset(
     {"hang_start", "hang_at", "partial_hang", "slow_over", "slow_ok", "slow_start", "close_stdout"}
     | {"hang_on_stop", "ignore_sigterm", "close_stdout_at_start"}
-    | {"slow_start_hang"}
+    | {"slow_start_hang", "traceback_hang"}
 )
 HARD_LIMIT = 120.0  # a runner is interrupted 30 s past its bound, 120 s at most, and the row fails
 
@@ -215,6 +216,24 @@ EXPECTED: dict[str, dict[str, int]] = {
     # 4 run requests, so certify and the plugin never reach the fault and rightly pass; fuzz sends
     # more, and must end within its bound with the fault, found to need the earlier requests.
     "slow_start_hang": {"certify": 0, "fuzz": 1, "plugin": 0},
+    # ---- round two: certify's words and outputs (first-time implementers' failures, links planted during a run)
+    "import_error": UNUSABLE,  # dies before reading: never answered start, and the traceback is shown (MESSAGES)
+    "print_exit": UNUSABLE,  # printed "1", not a handshake: what it printed is shown
+    "banner": UNUSABLE,  # the first line after start is the answer to start: a banner is no handshake
+    "traceback_hang": UNUSABLE,  # start timeout; the traceback on its stderr is shown
+    "other_ruleset": UNUSABLE,  # offers none of the rulesets asked: nothing can be asked of it (not a verdict)
+    "escapes_at_start": UNUSABLE,  # its stderr is shown, escaped: no terminal control reaches the screen
+    "plant_links": WRONG,  # one wrong score; what it plants is judged by test_a_link_planted_during_the_run_...
+}
+
+# What each runner must say of a round-two mode (in its stdout or stderr, its message to the implementer).
+MESSAGES: dict[str, tuple[str, ...]] = {
+    "import_error": ("never answered start", "ModuleNotFoundError: No module named 'my_engine'"),
+    "print_exit": ("it printed on stdout", "\n    1\n"),
+    "banner": ("MyEngine 0.1 ready, type help", "only protocol lines"),
+    "traceback_hang": ("no answer within the time limit", "RuntimeError: no licence file"),
+    "other_ruleset": ("offers none of the rulesets asked", "nobody-asked/1.0.0"),
+    "escapes_at_start": ("fatal: no licence\\x1b[31m",),
 }
 # Extra arguments of a mode's command line.
 MODE_ARGS: dict[str, list[str]] = {"slow_start_hang": ["--at", "5"]}
@@ -341,6 +360,11 @@ def _contains(path: Path, needle: bytes) -> bool:
         return needle in fh.read()
 
 
+def _starts_a_line(path: Path, needle: bytes) -> bool:
+    with open(path, "rb") as fh:
+        return any(line.startswith(needle) for line in fh)
+
+
 class Runs:
     """Runs (mode, runner) pairs JOBS at a time; each result is waited for by its own test."""
 
@@ -416,7 +440,8 @@ class Runs:
             round(seconds, 2),
             bound,
             survivors,
-            traceback=_contains(err, b"Traceback (most recent call last)"),
+            # vitou's own traceback starts a line; an implementation's, quoted in a message, is indented.
+            traceback=_starts_a_line(err, b"Traceback (most recent call last)"),
             internalerror=runner == "plugin" and (_contains(out, b"INTERNALERROR") or _contains(err, b"INTERNALERROR")),
             stdout_tail=_tail(out),
             stderr_tail=_tail(err),
@@ -461,6 +486,10 @@ def _rows() -> list[object]:
 def test_hostile_implementation(runs: Runs, mode: str, runner: str) -> None:
     o = runs.result(mode, runner)
     problems = o.problems()
+    said = o.stdout_tail + o.stderr_tail
+    problems += [f"does not say {text!r}" for text in MESSAGES.get(mode, ()) if text not in said]
+    if mode in MESSAGES and "\x1b" in said:
+        problems.append("a raw escape character from the implementation reached the output")
     assert not problems, (
         f"{runner} against hostile mode {mode!r}: " + "; ".join(problems) + f"\n--- stdout (end) ---\n{o.stdout_tail}"
         f"\n--- stderr (end) ---\n{o.stderr_tail}"
@@ -581,3 +610,46 @@ def test_fuzz_tells_a_fault_that_needs_the_earlier_requests_within_its_bound(run
     assert "DIVERGENCE at fault" in o.stdout_tail and "timeout" in o.stdout_tail
     assert "it needs the earlier requests of the session" in o.stdout_tail, o.stdout_tail
     assert "after the 4 earlier match(es)" in o.stdout_tail and "flaky" not in o.stdout_tail
+
+
+# ---- round two: certify's words and outputs (first-time implementers' failures, links planted during a run)
+
+
+def _planted_run(tmp_path: Path, force: bool) -> tuple[subprocess.CompletedProcess[str], dict[str, Path], Path]:
+    """certify against plant_links, which puts links to a victim file at the output paths once the run is going."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n", encoding="utf-8")
+    paths = {"--junit": tmp_path / "r.xml", "--save-failed": tmp_path / "saved" / "VT-0002.yaml"}
+    if not force:  # the JSON-lines report is created at the start: the implementation replaces it with a link
+        paths["--report"] = tmp_path / "r.jsonl"
+    (tmp_path / "saved").mkdir()
+    argv, _ = _certify(_impl("plant_links"), tmp_path)
+    argv += ["--junit", str(paths["--junit"]), "--save-failed", str(tmp_path / "saved")]
+    argv += ["--report", str(tmp_path / "r.jsonl"), *(["--force"] if force else [])]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "VITOU_HOSTILE_"))}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_ROOT, os.environ.get("PYTHONPATH")) if p)
+    env["VITOU_HOSTILE_PLANT"] = os.pathsep.join(str(p) for p in paths.values())
+    env["VITOU_HOSTILE_VICTIM"] = str(victim)
+    got = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=BOUNDS["certify"], check=False)
+    return got, paths, victim
+
+
+def test_a_link_planted_during_the_run_is_never_written_through(tmp_path: Path) -> None:
+    got, paths, victim = _planted_run(tmp_path, force=False)
+    assert got.returncode == 2, got.stdout + got.stderr  # an output lost is a run that could not be made whole
+    assert got.stdout.splitlines()[-1].startswith("NOT CONFORMANT vitou/1.1.0: 3/4 cases")  # the verdict, still
+    assert victim.read_text(encoding="utf-8") == "precious\n"
+    for option, path in paths.items():
+        assert path.is_symlink(), f"{option}: the planted link was replaced without --force"
+        assert f"could not write {option}: " in got.stderr, got.stderr
+    assert "Traceback" not in got.stderr
+
+
+def test_with_force_a_planted_link_is_replaced_never_followed(tmp_path: Path) -> None:
+    got, paths, victim = _planted_run(tmp_path, force=True)
+    assert got.returncode == 1, got.stdout + got.stderr
+    assert victim.read_text(encoding="utf-8") == "precious\n"
+    for path in paths.values():
+        assert not path.is_symlink() and path.is_file()
+    assert ET.parse(paths["--junit"]).getroot().tag == "testsuites"
+    assert "VT-0002" in paths["--save-failed"].read_text(encoding="utf-8")

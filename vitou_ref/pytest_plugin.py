@@ -142,10 +142,18 @@ class _ImplCollector(pytest.Collector):
 
 
 def _ruleset_name(cfg: pytest.Config) -> str:
-    from .rules.registry import resolve_name
+    """The ruleset asked for, resolved as certify resolves it; a usage error, naming the known ones, otherwise."""
+    from .kit.suite import load_suite
+    from .rules.errors import InputError, UnknownRuleset
 
-    name: str = cfg.getoption("--vitou-ruleset")
-    return name if "/" in name else resolve_name(name)
+    try:
+        suite = load_suite(cfg.getoption("--vitou-suite"))
+    except InputError as exc:
+        raise pytest.UsageError(f"--vitou-suite: {exc}") from None
+    try:
+        return suite.resolve(cfg.getoption("--vitou-ruleset"))
+    except UnknownRuleset as exc:
+        raise pytest.UsageError(f"--vitou-ruleset: {exc}") from None
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:

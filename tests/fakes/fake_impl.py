@@ -16,6 +16,7 @@ It answers like the reference, except as MODE says, from the N-th run request on
   badstart    answers start with something unusable
   stderr      writes to stderr without end (and answers correctly)
   noruleset   announces no ruleset
+  only100     announces vitou/1.0.0 alone
   crashall    crashes at every case from the N-th on (restarts do not help)
 """
 
@@ -64,6 +65,8 @@ def main() -> int:
             return 0
         if mode == "noruleset" and req.get("cmd") == "start":
             resp["rulesets"] = []
+        if mode == "only100" and req.get("cmd") == "start":
+            resp["rulesets"] = ["vitou/1.0.0"]
         faulty = req.get("cmd") == "run" and (runs == at or (mode in ("wrong", "crashall") and runs >= at))
         if faulty:
             if mode == "wrong" and "final" in resp:

@@ -374,6 +374,56 @@ def phantom(c: Ctx, n: int, r: Json) -> None:
     put(enc({"seq": r.get("seq"), "errored": True, "message": "unknown ruleset 'vitou/1.0.0'"}))
 
 
+# ---- round two: certify's words and outputs (first-time implementers' failures, links planted during a run)
+
+PLANT_VAR = "VITOU_HOSTILE_PLANT"  # output paths, os.pathsep apart, where plant_links puts links...
+VICTIM_VAR = "VITOU_HOSTILE_VICTIM"  # ...to this file, which the harness must never write
+TRACEBACK = (
+    b"Traceback (most recent call last):\n"
+    b'  File "my_adapter.py", line 1, in <module>\n'
+    b"    import my_engine\n"
+    b"ModuleNotFoundError: No module named 'my_engine'\n"
+)
+
+
+def import_error(c: Ctx) -> None:
+    err(TRACEBACK)
+    os._exit(1)
+
+
+def print_then_exit(c: Ctx) -> None:
+    put(b"1\n")
+    os._exit(0)
+
+
+def traceback_then_hang(c: Ctx) -> None:
+    err(TRACEBACK.replace(b"ModuleNotFoundError: No module named 'my_engine'", b"RuntimeError: no licence file"))
+    sleep_forever()
+
+
+def escapes_then_exit(c: Ctx) -> None:
+    err(b"\x1b[2J\x1b]0;pwned\x07fatal: no licence\x1b[31m\r\n")
+    os._exit(3)
+
+
+def plant_links() -> None:
+    """A link to the victim at every path named in VITOU_HOSTILE_PLANT, replacing what is there."""
+    victim = os.environ.get(VICTIM_VAR)
+    for path in filter(None, os.environ.get(PLANT_VAR, "").split(os.pathsep)):
+        if victim:
+            if os.path.lexists(path):
+                os.unlink(path)
+            os.symlink(victim, path)
+
+
+def plant_then_wrong(c: Ctx, n: int, r: Json) -> None:
+    if n == 1:
+        plant_links()
+    if n == c.at and isinstance(r.get("final"), dict):
+        r["final"]["score"] = {k: v + 1 for k, v in r["final"]["score"].items()}
+    put(enc(r))
+
+
 # ------------------------------------------------------------------ the modes
 
 
@@ -405,6 +455,26 @@ class Mode:
     answer: Callable[[Ctx, int, Json], None] = send
     stop: Callable[[Ctx], None] = exit_now
 
+
+# Round two's modes (defined above), joined to MODES at its end.
+ROUND_TWO: dict[str, Mode] = {
+    "import_error": Mode("a traceback (ModuleNotFoundError) on stderr and exit 1, before reading", launch=import_error),
+    "print_exit": Mode('prints "1" and exits 0 before reading its input', launch=print_then_exit),
+    "banner": Mode(
+        "prints a banner line before anything is asked, then serves like the reference",
+        launch=lambda c: put(b"MyEngine 0.1 ready, type help\n"),
+    ),
+    "traceback_hang": Mode("a traceback (RuntimeError) on stderr, then hangs unread", launch=traceback_then_hang),
+    "other_ruleset": Mode(
+        "offers only nobody-asked/1.0.0", hello=hello_with(lambda r: setitem(r, "rulesets", ["nobody-asked/1.0.0"]))
+    ),
+    "escapes_at_start": Mode("terminal escapes and an error on stderr, then exit 3", launch=escapes_then_exit),
+    "plant_links": Mode(
+        "at its first run request, links to $VITOU_HOSTILE_VICTIM at the paths in $VITOU_HOSTILE_PLANT; "
+        "then one wrong score at the N-th",
+        answer=plant_then_wrong,
+    ),
+}
 
 MODES: dict[str, Mode] = {
     # ---------------------------------------------- correct answers, however they are written
@@ -603,6 +673,7 @@ MODES: dict[str, Mode] = {
         "invalid UTF-8 in the implementation's name in the handshake",
         hello=hello_bytes(bad_name),
     ),
+    **ROUND_TWO,
 }
 
 

@@ -3,25 +3,21 @@
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import shlex
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ..kit.outputs import dir_problem, file_problem
 from ..rules.errors import InputError, UnknownRuleset
-from ..rules.plurals import counted
 from ..rules.problems import Problem
 from . import options as _o
 from . import progress as _p
+from .certify_out import Outputs, Refused, open_report, output_problem, print_verdicts, refuse_taken_names, write_files
 
 if TYPE_CHECKING:  # what a run needs is imported when it starts: building the parser stays cheap
-    from ..kit.certify import Options, Run
+    from ..kit.certify import Options
     from ..kit.envelope import EnvelopeCase
     from ..kit.fixtures import Case
-    from ..kit.reports import JsonlReport, Verdict
     from ..kit.suite import Suite
     from ..protocol.connection import Connection
     from ..rules.model import Ruleset
@@ -59,7 +55,11 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     cert.add_argument(
         "--validate-protocol", action="store_true", help="check every answer against the protocol's JSON Schemas"
     )
-    cert.add_argument("--smoke", action="store_true", help="only the handshake and three basic cases")
+    cert.add_argument(
+        "--smoke",
+        action="store_true",
+        help="only the handshake and three basic cases: a smoke test, not a certification",
+    )
     cert.add_argument(
         "--timeout", type=_o.positive_seconds, default=10.0, metavar="SEC", help="per request (default 10)"
     )
@@ -103,23 +103,6 @@ def cmd_certify(args: argparse.Namespace) -> int:
         force=args.force,
         progress=args.progress,
     )
-
-
-class _Refused(Exception):
-    """The run cannot go on: the message follows ``vitou certify:`` on stderr, and the exit status is 2."""
-
-
-@dataclass(frozen=True)
-class _Outputs:
-    """Where the results go besides the verdict on stdout."""
-
-    fmt: str
-    report: str | None
-    junit: str | None
-    save_failed: str | None
-    force: bool
-    rerun: str  # the implementation's command, written into each saved case
-    progress: bool = False  # a progress line even when stderr is not a terminal
 
 
 @dataclass(frozen=True)
@@ -180,19 +163,21 @@ def certify(
     except ValueError as exc:
         print(f"vitou certify: --impl: {exc}", file=sys.stderr)
         return 2
-    outputs = _Outputs(fmt, report, junit, save_failed, force, impl or shlex.join(REFERENCE_COMMAND), progress)
-    problem = _output_problem(outputs)
+    outputs = Outputs(fmt, report, junit, save_failed, force, impl or shlex.join(REFERENCE_COMMAND), progress)
+    problem = output_problem(outputs)
     if problem is not None:
         print(f"vitou certify: {problem}", file=sys.stderr)
         return 2
     label = impl if impl is not None else "the bundled reference (python -m vitou_ref.adapter)"
-    # The implementation starts while the suite loads: the two overlap.
+    # The implementation starts while the suite loads, the two overlapping, when every ruleset asked is
+    # shipped; a name only the suite can tell known from mistyped waits for it: nothing starts for a typo.
     early: Connection | None = None
-    try:
-        early = Connection(argv)
-        early.open()
-    except Fault:
-        early = None  # reported, with its reason, when the run starts
+    if _shipped_or_all(rulesets):
+        try:
+            early = Connection(argv)
+            early.open()
+        except Fault:
+            early = None  # reported, with its reason, when the run starts
     try:
         plan = _plan(suite, rulesets, only, smoke, expect, rules_file)
         options = Options(
@@ -205,10 +190,11 @@ def certify(
             start_timeout=start_timeout,
             max_restarts=max_restarts,
             validate_protocol=validate_protocol,
+            smoke=smoke,
         )
-        _refuse_taken_names(plan, outputs)
+        refuse_taken_names((c for cs in plan.cases.values() for c in cs), outputs)
         return _run(plan, options, early, outputs)
-    except _Refused as exc:
+    except Refused as exc:
         print(f"vitou certify: {exc}", file=sys.stderr)
         return 2
     finally:
@@ -216,16 +202,17 @@ def certify(
             early.kill()  # a no-op once the run has taken it over and closed it
 
 
-def _output_problem(outputs: _Outputs) -> str | None:
-    """Every output path checked before the run starts: a run's results are never lost at its end."""
-    for path, option in ((outputs.report, "--report"), (outputs.junit, "--junit")):
-        if path is not None:
-            problem = file_problem(path, option, force=outputs.force)
-            if problem is not None:
-                return problem
-    if outputs.save_failed is not None:
-        return dir_problem(outputs.save_failed, "--save-failed")
-    return None
+def _shipped_or_all(asked: list[str] | None) -> bool:
+    """Whether every ruleset asked is ``all`` or a shipped one, known before the suite is read."""
+    from ..rules.registry import resolve_name
+
+    for ref in asked or []:
+        if ref != "all":
+            try:
+                resolve_name(ref)
+            except UnknownRuleset:
+                return False
+    return True
 
 
 def _plan(
@@ -241,10 +228,11 @@ def _plan(
     from ..rules.registry import load_rules_file
 
     suite = load_suite(suite_path)
-    names = _rulesets(asked, suite)
+    own = [load_rules_file(path) for path in [*suite.rules_files, *([rules_file] if rules_file else [])]]
+    names = _rulesets(asked, suite, [r.name for r in own])
     unknown = [n for n in names if not suite.applicable(n) and not any(e.applies_to(n) for e in suite.envelope)]
     if unknown:
-        raise _Refused(f"no case of the suite applies to {', '.join(unknown)}")
+        raise Refused(f"no case of the suite applies to {', '.join(unknown)}")
     patterns = [p.strip() for chunk in (only or []) for p in chunk.split(",")]
     if smoke:
         patterns = list(SMOKE_IDS)
@@ -256,12 +244,10 @@ def _plan(
             chosen = suite.applicable(n)[:3]
         cases[n] = chosen
     rules = _rules(names)
-    for path in [*suite.rules_files, *([rules_file] if rules_file else [])]:
-        own = load_rules_file(path)
-        rules[own.name] = own
+    rules.update((r.name, r) for r in own)
     envelope = [] if smoke else _envelope(suite, names, patterns)
     if not any(cases.values()) and not envelope:
-        raise _Refused("--only matches no case")
+        raise Refused("--only matches no case")
     return _Plan(suite, names, patterns, cases, expect, rules, envelope)
 
 
@@ -273,7 +259,8 @@ def _envelope(suite: Suite, names: list[str], patterns: list[str]) -> list[tuple
     return [(case, under) for case, under in placed if under is not None]
 
 
-def _rulesets(asked: list[str] | None, suite: Suite) -> list[str]:
+def _rulesets(asked: list[str] | None, suite: Suite, own: list[str]) -> list[str]:
+    """The rulesets asked, each resolved among those the run knows; a name it does not know is a usage error."""
     from ..rules.registry import resolve_name
 
     if not asked:
@@ -281,13 +268,11 @@ def _rulesets(asked: list[str] | None, suite: Suite) -> list[str]:
         asked = ["vitou"] if suite.applicable(resolve_name("vitou")) else ["all"]
     if "all" in asked:
         return suite.rulesets()
-    names = []
-    for r in asked:
-        try:
-            names.append(resolve_name(r))
-        except UnknownRuleset:
-            names.append(r)  # a ruleset the suite may know even if this package does not ship it
-    return names
+    try:
+        # Known: the shipped rulesets, those the suite's cases name, and the rules files of the run.
+        return list(dict.fromkeys(suite.resolve(r, own) for r in asked))
+    except UnknownRuleset as exc:
+        raise Refused(str(exc)) from None
 
 
 def _expected_failures(path: str | None, suite: Suite) -> dict[str, str]:
@@ -312,32 +297,11 @@ def _rules(names: list[str]) -> dict[str, Ruleset | None]:
     return out
 
 
-def _refuse_taken_names(plan: _Plan, outputs: _Outputs) -> None:
-    """Saved cases replace nothing without --force: checked before the run, not found out at its end."""
-    directory = outputs.save_failed
-    if not directory or outputs.force:
-        return
-    taken = sorted(
-        f"{c.id}.yaml"
-        for cs in plan.cases.values()
-        for c in cs
-        if os.path.exists(os.path.join(directory, f"{c.id}.yaml"))
-    )
-    if taken:
-        raise _Refused(
-            f"--save-failed: {directory} already holds {', '.join(taken[:5])}"
-            f"{' ...' if len(taken) > 5 else ''}; give --force to replace them, or another directory"
-        )
-
-
-def _run(plan: _Plan, options: Options, early: Connection | None, outputs: _Outputs) -> int:
+def _run(plan: _Plan, options: Options, early: Connection | None, outputs: Outputs) -> int:
     from ..kit.certify import Certifier, HarnessError
-    from ..kit.reports import JsonlReport, exit_status, verdicts
+    from ..kit.reports import exit_status, verdicts
 
-    try:
-        jsonl = JsonlReport(outputs.report, plan.suite.root, plan.rules) if outputs.report else None
-    except OSError as exc:
-        raise _Refused(f"--report: {outputs.report}: {exc.strerror or exc}") from None
+    jsonl = open_report(outputs, plan.suite.root, plan.rules)
     total = sum(len(cs) for cs in plan.cases.values()) + len(plan.envelope)
     line = _p.ProgressLine("certify", total, unit="cases", force=outputs.progress)
     listener = _p.certify_listener(line, jsonl.listen if jsonl else None)
@@ -346,7 +310,7 @@ def _run(plan: _Plan, options: Options, early: Connection | None, outputs: _Outp
     except HarnessError as exc:
         if jsonl:
             jsonl.abort(str(exc))
-        raise _Refused(str(exc)) from None
+        raise Refused(str(exc)) from None
     except KeyboardInterrupt:
         if jsonl:
             jsonl.abort("interrupted")
@@ -354,46 +318,11 @@ def _run(plan: _Plan, options: Options, early: Connection | None, outputs: _Outp
     finally:
         line.close()
     vs = verdicts(run, plan.rules)
-    _print(outputs.fmt, run, vs)  # the verdict first: a file that cannot be written loses nothing else
-    lost = _write_files(outputs, run, vs, jsonl)
+    print_verdicts(outputs.fmt, run, vs)  # the verdict first: a file that cannot be written loses nothing else
+    lost = write_files(outputs, run, vs, jsonl)
     for text in lost:
         print(f"vitou certify: could not write {text}", file=sys.stderr)
     return 2 if lost else exit_status(vs)
-
-
-def _write_files(outputs: _Outputs, run: Run, vs: list[Verdict], jsonl: JsonlReport | None) -> list[str]:
-    """The reports and saved cases written after the verdict; what could not be written, each with its reason."""
-    from ..kit.reports import save_failed, write_junit
-
-    lost: list[str] = []
-    if jsonl is not None and jsonl.failed:
-        lost.append(f"--report: {outputs.report}: {jsonl.failed}")
-    if outputs.junit:
-        try:
-            write_junit(outputs.junit, run, vs)
-        except OSError as exc:
-            lost.append(f"--junit: {outputs.junit}: {exc.strerror or exc}")
-    if outputs.save_failed:
-        try:
-            written = save_failed(outputs.save_failed, run, outputs.rerun, force=outputs.force)
-        except OSError as exc:
-            lost.append(f"--save-failed: {outputs.save_failed}: {exc.strerror or exc}")
-        else:
-            if written:
-                saved = counted(len(written), "failing case", "failing cases")
-                print(f"saved {saved} under {outputs.save_failed}", file=sys.stderr)
-    return lost
-
-
-def _print(fmt: str, run: Run, vs: Any) -> None:
-    from ..kit.reports import render_json, render_markdown, render_text
-
-    if fmt == "json":
-        print(json.dumps(render_json(run, vs), indent=2, ensure_ascii=False))
-    elif fmt == "markdown":
-        sys.stdout.write(render_markdown(run, vs))
-    else:
-        sys.stdout.write(render_text(run, vs))
 
 
 __all__ = ["add_parsers", "certify", "load_expect"]

@@ -37,9 +37,10 @@ def print_json(obj: Any) -> None:
 def emit(text: str, output: str | None) -> None:
     """Command output: to the --output file when given, to stdout otherwise."""
     if output:
+        from ..rules.files import write_file
+
         try:
-            with open(output, "w", encoding="utf-8") as fh:
-                fh.write(text)
+            write_file(output, text, force=True)  # a document replaces its earlier self, never a link's target
         except OSError as exc:
             raise OutputFailed(f"--output: {output}: {exc.strerror or exc}") from None
     else:

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..engine.actions import Malformed, action_from_json
 from ..engine.tables import tables_for
-from ..protocol.client import PROTOCOL_MINOR, Client, Fault
+from ..protocol.client import PROTOCOL_MINOR, Client, Fault, offers_none
 from ..protocol.server import match_from_setup
 from ..rules.errors import IllegalAction
 from ..rules.model import Ruleset
@@ -85,9 +85,10 @@ class Fuzzer:
             self._check_time()
             client = Client(self.argv, timeout=self.timeout, start_timeout=self.start_timeout)
             hello = client.start()  # Fault, with the process ended, when it cannot be used
-            if self.rules.name not in hello.rulesets:
+            problem = offers_none([self.rules.name], hello.rulesets)
+            if problem is not None:
                 client.kill()
-                raise Fault("ruleset", f"the implementation does not offer {self.rules.name}")
+                raise Fault("ruleset", problem)
             self.client = client
             self.opened = True
             self.minor = hello.minor

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..protocol.client import PROTOCOL_MINOR, Client, Fault
+from ..protocol.client import PROTOCOL_MINOR, Client, Fault, offers_none
 from ..protocol.connection import DEFAULT_MAX_LINE, Connection
 from ..protocol.wire import printable
 from ..rules.plurals import counted
@@ -101,6 +101,7 @@ class Options:
     max_restarts: int = 3
     max_line: int = DEFAULT_MAX_LINE
     validate_protocol: bool = False
+    smoke: bool = False  # a smoke test (--smoke): its verdicts are not a certification
 
 
 @dataclass
@@ -173,6 +174,10 @@ class Certifier:
             hello = client.start()
         except Fault as exc:
             raise HarnessError(exc.message) from None
+        problem = offers_none(self.opt.rulesets, hello.rulesets)
+        if problem is not None:
+            client.kill()  # nothing it could be asked: the run cannot be made, whatever its answers would be
+            raise HarnessError(problem)
         self.client = client
         run.implementation = hello.implementation
         run.protocol_minor = hello.minor

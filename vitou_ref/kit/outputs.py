@@ -1,9 +1,11 @@
-"""Output paths checked before any work starts, and files written without replacing what exists."""
+"""Output paths checked before any work starts, and files written without following a link or replacing a file."""
 
 from __future__ import annotations
 
 import os
 import stat
+
+from ..rules.files import write_file
 
 
 def file_problem(path: str, option: str, *, force: bool = False, overwrite_ok: bool = False) -> str | None:
@@ -14,13 +16,17 @@ def file_problem(path: str, option: str, *, force: bool = False, overwrite_ok: b
     if not os.path.isdir(parent):
         return f"{option}: {path}: the directory {parent} does not exist"
     try:
-        st = os.stat(path)
+        st = os.lstat(path)  # a link is judged as a link: its target is never written
     except FileNotFoundError:
         if not os.access(parent, os.W_OK | os.X_OK):
             return f"{option}: {path}: the directory is not writable"
         return None
     except OSError as exc:
         return f"{option}: {path}: {exc.strerror}"
+    if stat.S_ISLNK(st.st_mode):
+        if force or overwrite_ok:
+            return None  # the link is replaced by the file, and whatever it points to is left alone
+        return f"{option}: {path} is a symbolic link; give --force to replace the link (its target is never written)"
     if stat.S_ISDIR(st.st_mode):
         return f"{option}: {path} is a directory, not a file"
     if not stat.S_ISREG(st.st_mode):
@@ -51,7 +57,15 @@ def dir_problem(path: str, option: str) -> str | None:
 
 
 def write_new(path: str, text: str, *, force: bool) -> None:
-    """Write ``text`` to ``path``; refuse (FileExistsError) to replace a file unless ``force``."""
-    mode = "w" if force else "x"
-    with open(path, mode, encoding="utf-8") as fh:
-        fh.write(text)
+    """Write ``text`` to ``path``, never through a link; refuse (FileExistsError) to replace anything unless ``force``."""
+    write_file(path, text, force=force)
+
+
+def lost_write(option: str, path: str, exc: OSError) -> str:
+    """Why an output could not be written, for the message that says so."""
+    if isinstance(exc, FileExistsError):
+        return (
+            f"{option}: {path}: something was put there during the run (a file or a link); "
+            "it is neither replaced nor followed: give --force to replace it"
+        )
+    return f"{option}: {path}: {exc.strerror or exc}"

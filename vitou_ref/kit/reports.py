@@ -1,15 +1,10 @@
-"""What certification reports: verdicts, pass rates by section and clause, and the JSONL, JUnit and text forms."""
+"""What certification reports: verdicts, pass rates by section and clause, and the text, Markdown and JSON forms."""
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
-import shlex
-import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import Any
 
 from .._version import __version__
 from ..protocol.wire import printable
@@ -17,7 +12,6 @@ from ..rules.model import Ruleset
 from ..rules.plurals import counted
 from .certify import ENVELOPE, ERRORED, FAILED, PASSED, SKIPPED, XFAIL, XPASS, CaseResult, Run
 from .envelope import EnvelopeCase
-from .provenance import suite_hash
 
 SECTION_TITLES = {
     "01": "Partners, rank and deal",
@@ -40,6 +34,7 @@ class Verdict:
     clauses: dict[str, tuple[int, int]] = field(default_factory=dict)
     twenty_at: int = 20  # the score of the ruleset's twenty-point ending, named in the title of §04
     kind: str = "rules"  # or ENVELOPE: the protocol's lines, judged apart (sections are then topics)
+    smoke: bool = False  # a smoke test (--smoke): a few cases, which certify nothing
 
     def section_title(self, section: str) -> str:
         return SECTION_TITLES.get(section, "").format(at=self.twenty_at)
@@ -58,9 +53,17 @@ class Verdict:
     def ok(self) -> bool:
         return self.status in ("conformant", "known failures only")
 
+    @property
+    def certified(self) -> bool:
+        """Whether this verdict certifies: a conformant run of the cases, never a smoke test."""
+        return self.status == "conformant" and not self.smoke
+
     def line(self) -> str:
         passed = self.counts.get(PASSED, 0)
-        head = "CONFORMANT" if self.status == "conformant" else "NOT CONFORMANT"
+        if self.smoke:
+            head = "SMOKE OK" if self.ok else "SMOKE FAILED"
+        else:
+            head = "CONFORMANT" if self.status == "conformant" else "NOT CONFORMANT"
         if self.kind == ENVELOPE:
             text = f"{head} envelope (protocol lines, under {self.ruleset}): {passed}/{self.total} cases"
         else:
@@ -73,6 +76,8 @@ class Verdict:
             text += "; every failure is a listed known failure"
         if self.status == "not offered":
             text += "; the implementation does not offer this ruleset"
+        if self.smoke:
+            text += "; a smoke test, not a certification"
         return text
 
     def to_json(self) -> dict[str, Any]:
@@ -80,6 +85,8 @@ class Verdict:
             "ruleset": self.ruleset,
             "kind": self.kind,
             "status": self.status,
+            "certified": self.certified,
+            "smoke": self.smoke,
             "line": self.line(),
             "counts": self.counts,
             "total": self.total,
@@ -118,6 +125,8 @@ def verdicts(run: Run, rules: Mapping[str, Ruleset | None]) -> list[Verdict]:
     envelope = run.envelope()
     if envelope:
         out.append(_envelope_verdict(envelope))
+    for v in out:
+        v.smoke = run.options.smoke
     return out
 
 
@@ -206,8 +215,7 @@ def render_text(run: Run, vs: list[Verdict]) -> str:
         for c, (a, b) in sorted(weak.items()):
             lines.append(f"  {c}: {a}/{b} cases")
     lines.append("")
-    who = certified(run)
-    lines.extend(f"{v.line()}; {who}" for v in vs)
+    lines.extend(f"{v.line()}; {attribution(run, v)}" for v in vs)
     return "\n".join(lines) + "\n"
 
 
@@ -216,16 +224,22 @@ def _field(impl: Mapping[str, Any], key: str) -> str:
     return printable(value, 60) if isinstance(value, str) else "?"
 
 
-def certified(run: Run) -> str:
-    """What was certified, in words: the implementation as it named itself, and the command that started it."""
+def attribution(run: Run, v: Verdict) -> str:
+    """Who the verdict is about: the implementation as it named itself, and the command that started it.
+
+    ``certified:`` only for a verdict that certifies; ``tested:`` for every
+    other (not conformant, known failures, a smoke test).
+    """
     impl = run.implementation or {}
     name = " ".join(printable(impl.get(k), 60) for k in ("name", "version") if isinstance(impl.get(k), str))
-    return f"certified: {name or 'an unnamed implementation'} ({printable(run.options.label, 200)})"
+    word = "certified" if v.certified else "tested"
+    return f"{word}: {name or 'an unnamed implementation'} ({printable(run.options.label, 200)})"
 
 
 def render_markdown(run: Run, vs: list[Verdict]) -> str:
     impl = run.implementation or {}
-    out = [f"# Certification of {_md(_field(impl, 'name'))} {_md(_field(impl, 'version'))}", ""]
+    what = "Smoke test" if run.options.smoke else "Certification" if all(v.certified for v in vs) else "Test"
+    out = [f"# {what} of {_md(_field(impl, 'name'))} {_md(_field(impl, 'version'))}", ""]
     for v in vs:
         out += [f"**{v.line()}**", ""]
         if v.kind == ENVELOPE:
@@ -253,6 +267,7 @@ def _md(text: str) -> str:
 def render_json(run: Run, vs: list[Verdict]) -> dict[str, Any]:
     return {
         "harness": {"name": "vitou certify", "version": __version__},
+        "smoke": run.options.smoke,
         "implementation": run.implementation,
         "protocol": f"1.{run.protocol_minor}",
         "offered": run.offered,
@@ -262,139 +277,3 @@ def render_json(run: Run, vs: list[Verdict]) -> dict[str, Any]:
         "verdicts": [v.to_json() for v in vs],
         "cases": [r.to_json() for r in run.results],
     }
-
-
-# ----------------------------------------------------------------- files
-
-
-class JsonlReport:
-    """A JSON-lines report written as results arrive, each line plain ASCII JSON whatever an implementation sent."""
-
-    def __init__(self, path: str, suite_root: str, rules: Mapping[str, Ruleset | None]) -> None:
-        self.fh: IO[str] = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed by listen("end")
-        self.suite_root = suite_root
-        self.rules = rules
-        self.failed: str | None = None  # why writing stopped (a full disk...); the run itself goes on
-
-    def _write(self, obj: dict[str, Any]) -> None:
-        if self.failed is not None:
-            return
-        try:
-            self.fh.write(json.dumps(obj, ensure_ascii=True, separators=(",", ":")) + "\n")
-            self.fh.flush()
-        except OSError as exc:
-            self.failed = exc.strerror or str(exc)
-            with contextlib.suppress(OSError):
-                self.fh.close()
-
-    def listen(self, kind: str, payload: Any) -> None:
-        if kind == "start":
-            run: Run = payload
-            self._write(
-                {
-                    "type": "header",
-                    "harness": {"name": "vitou certify", "version": __version__},
-                    "suite": {"path": self.suite_root, "cases": len(run.suite.cases), "hash": suite_hash(run.suite)},
-                    "spec": {n: (r.content_hash if r else None) for n, r in self.rules.items()},
-                    "rules_text": {n: rules_text(r) for n, r in self.rules.items() if r},
-                    "implementation": run.implementation,
-                    "command": run.options.label,
-                    "only": run.options.only,
-                    "known_failures": sorted(run.options.expect),
-                    "offered": run.offered,
-                    "rulesets": run.options.rulesets,
-                    "planned": run.plan(),
-                    "started": run.started,
-                }
-            )
-        elif kind == "case":
-            result: CaseResult = payload
-            self._write(result.to_json())
-        elif kind == "end":
-            run = payload
-            vs = verdicts(run, self.rules)
-            self._write(
-                {
-                    "type": "footer",
-                    "seconds": round(run.seconds, 3),
-                    "restarts": run.restarts,
-                    "fatal": run.fatal,
-                    "verdicts": [v.to_json() for v in vs],
-                }
-            )
-            self._close()
-
-    def abort(self, message: str) -> None:
-        if not self.fh.closed:
-            self._write({"type": "footer", "fatal": message, "verdicts": []})
-            self._close()
-
-    def _close(self) -> None:
-        try:
-            self.fh.close()
-        except OSError as exc:  # the last buffered bytes could not be written
-            self.failed = self.failed or exc.strerror or str(exc)
-
-
-def write_junit(path: str, run: Run, vs: list[Verdict]) -> None:
-    suites = ET.Element("testsuites", name="vitou certify")
-    for v in vs:
-        results = run.envelope() if v.kind == ENVELOPE else run.for_ruleset(v.ruleset)
-        ts = ET.SubElement(
-            suites,
-            "testsuite",
-            name=ENVELOPE if v.kind == ENVELOPE else v.ruleset,
-            tests=str(len(results)),
-            failures=str(v.counts.get(FAILED, 0) + v.counts.get(XPASS, 0)),
-            errors=str(v.counts.get(ERRORED, 0)),
-            skipped=str(v.counts.get(SKIPPED, 0) + v.counts.get(XFAIL, 0)),
-            time=f"{sum(r.seconds for r in results):.4f}",
-        )
-        for r in results:
-            tc = ET.SubElement(
-                ts,
-                "testcase",
-                classname=f"{v.ruleset}.{r.case.group}",
-                name=_xml(f"{r.case.id} {r.case.title}"),
-                time=f"{r.seconds:.4f}",
-            )
-            reason = _xml(r.reason or "")
-            if r.outcome in (FAILED, XPASS):
-                el = ET.SubElement(tc, "failure", message=reason[:500])
-                el.text = reason
-            elif r.outcome == ERRORED:
-                el = ET.SubElement(tc, "error", message=reason[:500])
-                el.text = reason
-            elif r.outcome in (SKIPPED, XFAIL):
-                ET.SubElement(tc, "skipped", message=reason)
-    ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
-
-
-def _xml(text: str) -> str:
-    # XML 1.0 cannot hold most control characters at all: they are shown escaped, never written raw.
-    return printable(text, 100_000)
-
-
-def save_failed(directory: str, run: Run, impl_command: str, *, force: bool = False) -> list[str]:
-    """Each failing case as a standalone fixture file, with the command that reruns it.
-
-    The fixture is the suite's own case (expectations in the fixture schema's
-    form), so it always reloads; what the implementation said goes only into
-    the comment, escaped and cut, so it can neither inject YAML nor break it.
-    """
-    from ..rules.yamlout import dump
-    from .outputs import write_new
-
-    os.makedirs(directory, exist_ok=True)
-    written = []
-    for r in run.results:
-        if r.outcome not in (FAILED, ERRORED, XPASS):
-            continue
-        path = os.path.join(directory, f"{r.case.id}.yaml")
-        rerun = f"vitou certify --impl {shlex.quote(impl_command)} --ruleset {r.ruleset} --suite {shlex.quote(path)}"
-        key = "envelope" if r.section == ENVELOPE else "cases"
-        doc = {"format": 1, "title": f"{r.case.id}, saved by vitou certify", key: [r.case.to_json()]}
-        head = f"# {r.outcome}: {printable(r.reason or '', 1000)}\n# rerun: {printable(rerun, 2000)}\n"
-        write_new(path, head + dump(doc, width=120, flow=False), force=force)
-        written.append(path)
-    return written

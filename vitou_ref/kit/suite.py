@@ -16,7 +16,7 @@ from ..rules.errors import InputError
 from ..rules.files import read_path
 from ..rules.model import freeze
 from ..rules.problems import Problem
-from ..rules.registry import shipped_names, spec_digest
+from ..rules.registry import resolve_among, shipped_names, spec_digest
 from ..rules.versions import concrete_names
 from .envelope import EnvelopeCase, envelope_cases
 from .fixtures import MAX_FIXTURE_BYTES, Case, cases_of
@@ -43,6 +43,18 @@ class Suite:
         """The concrete rulesets some case applies to: shipped ones first, in shipped order, then exact names."""
         every: list[Case | EnvelopeCase] = [*self.cases, *self.envelope]
         return concrete_names([r for c in every for r in c.refs], shipped_names())
+
+    def known_rulesets(self, also: Iterable[str] = ()) -> list[str]:
+        """Every ruleset a run of this suite may ask for: the shipped ones, those its cases name, and ``also``."""
+        return list(dict.fromkeys([*shipped_names(), *self.rulesets(), *also]))
+
+    def resolve(self, ref: str, also: Iterable[str] = ()) -> str:
+        """The full name ``ref`` gives among the known rulesets; UnknownRuleset, listing them, otherwise.
+
+        A version no case and no rules file names is a mistyped name, not a
+        ruleset to test: the cases' ranges would accept ``vitou/1.2.0``.
+        """
+        return resolve_among(ref, self.known_rulesets(also))
 
     def by_id(self, case_id: str) -> Case:
         for c in self.cases:

@@ -63,6 +63,22 @@ def handshake_problem(hello: Any, validate: bool = False) -> str | None:
     return None
 
 
+def offers_none(asked: Sequence[str], offered: Sequence[str]) -> str | None:
+    """Why a peer offering ``offered`` cannot be run at all on ``asked``, or None when it offers one of them.
+
+    Not a verdict on its rules: nothing can be asked of it. certify, fuzz and
+    the pytest plugin say it in these words, and all give it the status of a
+    run that could not be made.
+    """
+    if not asked or any(name in offered for name in asked):
+        return None
+    shown = _wire.printable(", ".join(offered), 500) if offered else "none"
+    return (
+        f"the implementation offers none of the rulesets asked: asked {', '.join(asked)}; "
+        f"its answer to start offers {shown}"
+    )
+
+
 def as_spoken(events: Any, minor: int) -> Any:
     """``events`` as a peer of protocol 1.``minor`` sends them: a reason a later minor added becomes the one it split."""
     if minor >= PROTOCOL_MINOR or not isinstance(events, list):
@@ -129,6 +145,7 @@ class Client:
         conn = self.conn
         if conn is None:
             conn = self.conn = Connection(self.argv, max_line=self.max_line)
+        raw = b""
         try:
             if conn.proc is None:
                 conn.open()
@@ -136,16 +153,16 @@ class Client:
             try:
                 hello = _wire.loads(raw, strict=True)
             except _wire.WireError as exc:
-                why = f"the answer to start is not usable JSON ({exc.message}): {describe_line(raw)}"
-                raise Fault("handshake", why) from None
+                raise Fault("handshake", f"the answer to start is not usable JSON ({exc.message})") from None
             problem = handshake_problem(hello, self.validate)
             if problem is not None:
                 raise Fault("handshake", f"the answer to start is not usable: {problem}")
         except Fault as exc:
+            # What the peer printed and wrote to stderr is what tells an implementer why (an import error, a banner).
+            said = conn.said(raw + b"\n" if raw else b"") if conn.proc is not None else ""
             self.kill()
-            if exc.kind in ("timeout", "exited", "too_long"):
-                raise Fault(exc.kind, f"the implementation never answered start: {exc.message}") from None
-            raise
+            head = "the implementation never answered start: " if exc.kind in ("timeout", "exited", "too_long") else ""
+            raise Fault(exc.kind, head + exc.plain + said, head + exc.plain) from None
         except BaseException:
             self.kill()  # Ctrl-C during the handshake: nothing may outlive the run
             raise
@@ -230,4 +247,5 @@ __all__ = [
     "as_spoken",
     "describe_line",
     "handshake_problem",
+    "offers_none",
 ]

@@ -13,19 +13,24 @@ from collections import deque
 from collections.abc import Sequence
 
 from . import supervise as _supervise
+from .wire import printable
 
 DEFAULT_MAX_LINE = 8 * 1024 * 1024
 STDERR_KEEP = 64 * 1024
 CHUNK = 1 << 16
+SHOWN_LINES = 12  # of stderr's tail, and at most that many of what the peer printed, in a message
+SHOWN_WIDTH = 200  # characters of each line shown
+LEFTOVER_GRACE = 0.5  # how long an exited peer's last output is awaited, for a message
 
 
 class Fault(Exception):
     """The implementation did not answer as the protocol requires; ``kind`` is a stable word."""
 
-    def __init__(self, kind: str, message: str) -> None:
+    def __init__(self, kind: str, message: str, plain: str | None = None) -> None:
         super().__init__(message)
         self.kind = kind
         self.message = message
+        self.plain = plain if plain is not None else message  # without the peer's own words (its stderr)
 
 
 def split_command(command: str) -> list[str]:
@@ -141,6 +146,24 @@ class Connection:
         data = b"".join(self._err)[-limit:]
         return data.decode("utf-8", errors="replace")
 
+    def leftovers(self, grace: float = LEFTOVER_GRACE) -> tuple[bytes, str]:
+        """What the peer printed that nobody read, and its stderr's tail, once its streams end (``grace`` at most).
+
+        A peer that dies at once (an import error) may still have its last
+        words in the pipes when the harness finds it gone: they are read
+        before the message is written, since they are the message.
+        """
+        deadline = time.monotonic() + grace
+        with contextlib.suppress(Fault):
+            while self._sel is not None and self._sel.get_map() and self._pump(deadline):
+                pass  # until both streams end, or the grace is over (a peer still running keeps them open)
+        return bytes(self._out[: SHOWN_LINES * SHOWN_WIDTH * 4]), self.stderr_tail(SHOWN_LINES * SHOWN_WIDTH * 4)
+
+    def said(self, printed: bytes = b"") -> str:
+        """The lines the peer printed (``printed`` first) and the tail of its stderr, escaped, as a message's end."""
+        rest, tail = self.leftovers()
+        return said_text(printed + rest, tail)
+
     # -------------------------------------------------------------- exchange
 
     def pending_output(self) -> bool:
@@ -173,7 +196,7 @@ class Connection:
             except BlockingIOError:
                 pass
             except (BrokenPipeError, OSError):
-                raise Fault("exited", self._exit_text("stopped reading its input")) from None
+                raise self._exited("stopped reading its input") from None
             # The pipe is full: keep draining its output while waiting to write.
             if not self._pump(deadline, want_write=True):
                 raise Fault("timeout", "the implementation stopped reading its input")
@@ -188,7 +211,7 @@ class Connection:
             if len(self._out) > self.max_line:
                 raise Fault("too_long", f"a response line is over {self.max_line} bytes")
             if not self._out_open:
-                raise Fault("exited", self._exit_text("exited before answering"))
+                raise self._exited("exited before answering")
             if not self._pump(deadline):
                 raise Fault("timeout", "no answer within the time limit")
 
@@ -235,11 +258,38 @@ class Connection:
                     self._err_size -= len(self._err.popleft())
         return True
 
-    def _exit_text(self, what: str) -> str:
+    def _exited(self, what: str) -> Fault:
         code = None
         if self.proc is not None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 code = self.proc.wait(timeout=0.5)
+        if code is None and what == "exited before answering":
+            what = "closed its output before answering, and is still running"
+        plain = f"the implementation {what}" + (f" (exit status {code})" if code is not None else "")
         tail = self.stderr_tail(400).strip()
-        status = f" (exit status {code})" if code is not None else ""
-        return f"the implementation {what}{status}" + (f"; stderr: {tail}" if tail else "")
+        return Fault("exited", plain + (f"; stderr: {printable(tail, 400)}" if tail else ""), plain)
+
+
+def _lines(text: str, most: int, last: bool) -> list[str]:
+    lines = [line for line in text.splitlines() if line.strip()]
+    cut = lines[-most:] if last else lines[:most]
+    shown = [f"    {printable(line.rstrip(), SHOWN_WIDTH)}" for line in cut]
+    if len(lines) > most:
+        shown = ["    ...", *shown] if last else [*shown, "    ..."]
+    return shown
+
+
+def said_text(printed: bytes, stderr: str) -> str:
+    """What a peer that gave no answer printed, and the end of its stderr: indented lines, each escaped and cut.
+
+    Each line is escaped (no terminal control reaches the user's screen) and
+    indented (no line of the peer's reads as one of vitou's own).
+    """
+    out = []
+    text = printed.decode("utf-8", errors="replace")
+    if text.strip():
+        out += ["  it printed on stdout, where only protocol lines belong (logs go to stderr):"]
+        out += _lines(text, SHOWN_LINES // 3, last=False)
+    if stderr.strip():
+        out += ["  its stderr ends with:", *_lines(stderr, SHOWN_LINES, last=True)]
+    return "".join(f"\n{line}" for line in out)

@@ -1,8 +1,11 @@
-"""Reading an input file safely: regular files only, bounded in size, never a wait on a pipe or a device."""
+"""Input files read safely (regular, bounded, never a wait) and output files written without following a link."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
+import secrets
 import stat
 
 from .errors import InputError
@@ -47,3 +50,84 @@ def read_path(path: str, *, max_bytes: int, display: str | None = None) -> bytes
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
         what = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise InputError([Problem("FILE_UNREADABLE", what, name)]) from None
+
+
+# Writing. A link planted at an output path (before the run or while it goes
+# on) must never redirect what vitou writes: a new file is created with
+# O_EXCL, which never follows a link at the last component, and a file that
+# may be replaced is written beside it and renamed over it, which replaces a
+# link instead of writing to its target.
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+_CREATE |= getattr(os, "O_BINARY", 0)
+
+
+def create_new(path: str, *, force: bool = False) -> int:
+    """A descriptor open for writing on a file created at ``path``, never through a link.
+
+    FileExistsError when anything (a file, a link, even a dangling one) is
+    there, unless ``force``: then a file or link there is removed first
+    (the link itself, never its target); a directory never is.
+    """
+    if force:
+        _remove_entry(path)
+    return os.open(path, _CREATE, 0o666)
+
+
+def _remove_entry(path: str) -> None:
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+    os.unlink(path)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def write_file(path: str, data: str | bytes, *, force: bool = False) -> None:
+    """``data`` written whole to ``path``, never through a link; the one writer of every output file.
+
+    Without ``force`` the file must be new (FileExistsError otherwise, a
+    link included). With ``force`` it is written to a temporary file in the
+    same directory and renamed over ``path``: whatever was there, a file or
+    a link, is replaced at once, and a reader never sees half a file.
+    """
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    if not force:
+        fd = create_new(path)
+        try:
+            _write_all(fd, raw)
+        except BaseException:
+            os.close(fd)
+            with contextlib.suppress(OSError):
+                os.unlink(path)  # no half-written file is left to pass for a whole one
+            raise
+        os.close(fd)
+        return
+    parent, name = os.path.split(os.path.abspath(path))
+    temporary = os.path.join(parent, f".{name}.{secrets.token_hex(6)}.tmp")
+    fd = create_new(temporary)
+    try:
+        try:
+            _write_all(fd, raw)
+        finally:
+            os.close(fd)
+        os.replace(temporary, path)  # a directory at ``path`` is refused (IsADirectoryError), never replaced
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def still_there(fd: int, path: str) -> bool:
+    """Whether ``path`` still names the file open on ``fd``: not removed, replaced or turned into a link since."""
+    try:
+        here, there = os.lstat(path), os.fstat(fd)
+    except OSError:
+        return False
+    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)

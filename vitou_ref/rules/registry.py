@@ -7,7 +7,7 @@ import hashlib
 import os
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -183,13 +183,26 @@ def _version_key(name: str) -> tuple[int, ...]:
 
 def resolve_name(ref: str) -> str:
     """The full name of a shipped ruleset from ``id/version`` or a bare ``id`` (its latest version)."""
-    names = shipped()
+    return resolve_among(ref, shipped())
+
+
+def resolve_among(ref: str, names: Iterable[str]) -> str:
+    """The full name among ``names`` that ``ref`` gives (``id/version``, or a bare ``id``: its latest version).
+
+    UnknownRuleset, listing ``names``, otherwise: every command says
+    ``unknown ruleset 'x'; known: ...`` in the same words.
+    """
+    names = list(names)
     if ref in names:
         return ref
-    matching = [n for n in names if n.split("/", 1)[0] == ref]
+    matching = [n for n in names if n.split("/", 1)[0] == ref and _is_versioned(n)]
     if matching:
         return max(matching, key=_version_key)
     raise UnknownRuleset(ref, names)
+
+
+def _is_versioned(name: str) -> bool:
+    return _FULL_NAME.fullmatch(name) is not None
 
 
 # ``id/version``: a ruleset's full name. A version is digits and dots, so
