@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shlex
 import sys
@@ -387,9 +386,10 @@ def _write_files(outputs: _Outputs, run: Run, vs: list[Verdict], jsonl: JsonlRep
 
 def _print(fmt: str, run: Run, vs: Any) -> None:
     from ..kit.reports import render_json, render_markdown, render_text
+    from .output import json_text
 
     if fmt == "json":
-        print(json.dumps(render_json(run, vs), indent=2, ensure_ascii=False))
+        sys.stdout.write(json_text(render_json(run, vs)))
     elif fmt == "markdown":
         sys.stdout.write(render_markdown(run, vs))
     else:

@@ -261,7 +261,7 @@ def _save_fuzz_case(directory: str, seed: int, d: Any, rules: Any, label: str, *
     import shlex
 
     from ..hunt.fuzz import fixture_for
-    from ..protocol.wire import printable
+    from ..present import escape
     from ..rules.yamlout import dump
 
     os.makedirs(directory, exist_ok=True)
@@ -269,7 +269,7 @@ def _save_fuzz_case(directory: str, seed: int, d: Any, rules: Any, label: str, *
         case_id = f"FZ-{seed % 10000:04d}" + (f"-{n}" if n > 1 else "")
         path = os.path.join(directory, f"{case_id}.yaml")
         rerun = f"vitou certify --impl {shlex.quote(label)} --ruleset {rules.name} --suite {shlex.quote(path)}"
-        text = f"# rerun: {printable(rerun, 2000)}\n" + dump(
+        text = f"# rerun: {escape.text(rerun, 2000)}\n" + dump(
             fixture_for(d, rules, case_id, label, reproduced=reproduced), width=120
         )
         try:

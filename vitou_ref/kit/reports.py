@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import shlex
-import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 from .._version import __version__
-from ..protocol.wire import printable
+from ..present import escape
 from ..rules.model import Ruleset
 from ..rules.plurals import counted
 from .certify import ENVELOPE, ERRORED, FAILED, PASSED, SKIPPED, XFAIL, XPASS, CaseResult, Run
@@ -179,7 +177,7 @@ def render_text(run: Run, vs: list[Verdict]) -> str:
     impl = run.implementation or {}
     lines.append(
         f"implementation: {_field(impl, 'name')} {_field(impl, 'version')} ({_field(impl, 'language')}); "
-        f"protocol 1.{run.protocol_minor}; offers {printable(', '.join(run.offered), 500) or 'nothing'}"
+        f"protocol 1.{run.protocol_minor}; offers {escape.text(', '.join(run.offered), 500) or 'nothing'}"
     )
     cases = counted(len(run.suite.cases), "case", "cases")
     lines.append(f"suite: {cases}; {len(run.results)} run in {run.seconds:.2f}s")
@@ -189,8 +187,8 @@ def render_text(run: Run, vs: list[Verdict]) -> str:
         lines.append(f"stopped early: {run.fatal}")
     for r in run.results:
         if r.outcome in (FAILED, ERRORED, XPASS):
-            lines.append(f"{r.label} {printable(r.case.id, 80)} [{r.ruleset}] {printable(r.case.title, 200)}")
-            lines.append(f"    {printable(r.reason or '', 2000)}")
+            lines.append(f"{r.label} {escape.text(r.case.id, 80)} [{r.ruleset}] {escape.text(r.case.title, 200)}")
+            lines.append(f"    {escape.text(r.reason or '', 2000)}")
             lines.append(f"    {r.case.source}:{r.case.line}")
     for v in vs:
         lines.append("")
@@ -213,41 +211,37 @@ def render_text(run: Run, vs: list[Verdict]) -> str:
 
 def _field(impl: Mapping[str, Any], key: str) -> str:
     value = impl.get(key)
-    return printable(value, 60) if isinstance(value, str) else "?"
+    return escape.text(value, 60) if isinstance(value, str) else "?"
 
 
 def certified(run: Run) -> str:
     """What was certified, in words: the implementation as it named itself, and the command that started it."""
     impl = run.implementation or {}
-    name = " ".join(printable(impl.get(k), 60) for k in ("name", "version") if isinstance(impl.get(k), str))
-    return f"certified: {name or 'an unnamed implementation'} ({printable(run.options.label, 200)})"
+    name = " ".join(escape.text(impl.get(k), 60) for k in ("name", "version") if isinstance(impl.get(k), str))
+    return f"certified: {name or 'an unnamed implementation'} ({escape.text(run.options.label, 200)})"
 
 
 def render_markdown(run: Run, vs: list[Verdict]) -> str:
-    impl = run.implementation or {}
-    out = [f"# Certification of {_md(_field(impl, 'name'))} {_md(_field(impl, 'version'))}", ""]
+    impl, md, code = run.implementation or {}, escape.markdown, escape.markdown_code
+    out = [f"# Certification of {md(_field(impl, 'name'))} {md(_field(impl, 'version'))}", ""]
     for v in vs:
-        out += [f"**{v.line()}**", ""]
+        out += [f"**{md(v.line())}**", ""]
         if v.kind == ENVELOPE:
             out += ["| envelope topic | cases passed |", "|---|---|"]
-            out += [f"| {t} | {a}/{b} |" for t, (a, b) in sorted(v.sections.items())]
+            out += [f"| {md(t)} | {a}/{b} |" for t, (a, b) in sorted(v.sections.items())]
             out.append("")
             continue
         out += ["| §section | cases passed |", "|---|---|"]
-        out += [f"| §{s} {v.section_title(s)} | {a}/{b} |" for s, (a, b) in sorted(v.sections.items())]
+        out += [f"| §{md(s)} {md(v.section_title(s))} | {a}/{b} |" for s, (a, b) in sorted(v.sections.items())]
         out += ["", "| clause | cases passed |", "|---|---|"]
-        out += [f"| `{c}` | {a}/{b} |" for c, (a, b) in sorted(v.clauses.items())]
+        out += [f"| {code(c)} | {a}/{b} |" for c, (a, b) in sorted(v.clauses.items())]
         out.append("")
     bad = [r for r in run.results if r.outcome in (FAILED, ERRORED, XPASS)]
     if bad:
         out += ["## Divergences", "", "| case | ruleset | outcome | first difference |", "|---|---|---|---|"]
-        out += [f"| {r.case.id} | {r.ruleset} | {r.outcome} | {_md(r.reason or '')} |" for r in bad]
+        out += [f"| {md(r.case.id)} | {md(r.ruleset)} | {r.outcome} | {md(r.reason or '', 2000)} |" for r in bad]
         out.append("")
     return "\n".join(out)
-
-
-def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def render_json(run: Run, vs: list[Verdict]) -> dict[str, Any]:
@@ -280,8 +274,8 @@ class JsonlReport:
         if self.failed is not None:
             return
         try:
-            # ensure_ascii: whatever an implementation sent, each line is plain ASCII JSON.
-            self.fh.write(json.dumps(obj, ensure_ascii=True, separators=(",", ":")) + "\n")
+            # ascii: whatever an implementation sent, each line is plain ASCII JSON.
+            self.fh.write(escape.json_dumps(obj, ascii=True, separators=(",", ":")) + "\n")
             self.fh.flush()
         except OSError as exc:
             self.failed = exc.strerror or str(exc)
@@ -337,42 +331,34 @@ class JsonlReport:
 
 
 def write_junit(path: str, run: Run, vs: list[Verdict]) -> None:
-    suites = ET.Element("testsuites", name="vitou certify")
+    """JUnit XML, written as text: every text in it escaped by ``escape.xml``, so it is always well-formed XML 1.0."""
+    x = escape.xml
+    out = ['<?xml version="1.0" encoding="utf-8"?>', '<testsuites name="vitou certify">']
     for v in vs:
         results = run.envelope() if v.kind == ENVELOPE else run.for_ruleset(v.ruleset)
-        ts = ET.SubElement(
-            suites,
-            "testsuite",
-            name=ENVELOPE if v.kind == ENVELOPE else v.ruleset,
-            tests=str(len(results)),
-            failures=str(v.counts.get(FAILED, 0) + v.counts.get(XPASS, 0)),
-            errors=str(v.counts.get(ERRORED, 0)),
-            skipped=str(v.counts.get(SKIPPED, 0) + v.counts.get(XFAIL, 0)),
-            time=f"{sum(r.seconds for r in results):.4f}",
+        failures = v.counts.get(FAILED, 0) + v.counts.get(XPASS, 0)
+        skipped = v.counts.get(SKIPPED, 0) + v.counts.get(XFAIL, 0)
+        out.append(
+            f'<testsuite name="{x(ENVELOPE if v.kind == ENVELOPE else v.ruleset)}" tests="{len(results)}" '
+            f'failures="{failures}" errors="{v.counts.get(ERRORED, 0)}" skipped="{skipped}" '
+            f'time="{sum(r.seconds for r in results):.4f}">'
         )
         for r in results:
-            tc = ET.SubElement(
-                ts,
-                "testcase",
-                classname=f"{v.ruleset}.{r.case.group}",
-                name=_xml(f"{r.case.id} {r.case.title}"),
-                time=f"{r.seconds:.4f}",
+            reason = r.reason or ""
+            out.append(
+                f'<testcase classname="{x(f"{v.ruleset}.{r.case.group}")}" name="{x(f"{r.case.id} {r.case.title}")}" '
+                f'time="{r.seconds:.4f}">'
             )
-            reason = _xml(r.reason or "")
-            if r.outcome in (FAILED, XPASS):
-                el = ET.SubElement(tc, "failure", message=reason[:500])
-                el.text = reason
-            elif r.outcome == ERRORED:
-                el = ET.SubElement(tc, "error", message=reason[:500])
-                el.text = reason
+            if r.outcome in (FAILED, XPASS, ERRORED):
+                tag = "error" if r.outcome == ERRORED else "failure"
+                out.append(f'<{tag} message="{x(reason, 500)}">{x(reason, 100_000)}</{tag}>')
             elif r.outcome in (SKIPPED, XFAIL):
-                ET.SubElement(tc, "skipped", message=reason)
-    ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
-
-
-def _xml(text: str) -> str:
-    # XML 1.0 cannot hold most control characters at all: they are shown escaped, never written raw.
-    return printable(text, 100_000)
+                out.append(f'<skipped message="{x(reason, 100_000)}"/>')
+            out.append("</testcase>")
+        out.append("</testsuite>")
+    out.append("</testsuites>")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write("\n".join(out) + "\n")
 
 
 def save_failed(directory: str, run: Run, impl_command: str, *, force: bool = False) -> list[str]:
@@ -394,7 +380,7 @@ def save_failed(directory: str, run: Run, impl_command: str, *, force: bool = Fa
         rerun = f"vitou certify --impl {shlex.quote(impl_command)} --ruleset {r.ruleset} --suite {shlex.quote(path)}"
         key = "envelope" if r.section == ENVELOPE else "cases"
         doc = {"format": 1, "title": f"{r.case.id}, saved by vitou certify", key: [r.case.to_json()]}
-        head = f"# {r.outcome}: {printable(r.reason or '', 1000)}\n# rerun: {printable(rerun, 2000)}\n"
+        head = f"# {r.outcome}: {escape.text(r.reason or '', 1000)}\n# rerun: {escape.text(rerun, 2000)}\n"
         write_new(path, head + dump(doc, width=120, flow=False), force=force)
         written.append(path)
     return written
