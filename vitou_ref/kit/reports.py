@@ -184,7 +184,7 @@ def render_text(run: Run, vs: list[Verdict]) -> str:
     if run.restarts:
         lines.append(f"restarts: {run.restarts}")
     if run.fatal:
-        lines.append(f"stopped early: {run.fatal}")
+        lines.append(f"stopped early: {escape.text(run.fatal, 2000)}")
     for r in run.results:
         if r.outcome in (FAILED, ERRORED, XPASS):
             lines.append(f"{r.label} {escape.text(r.case.id, 80)} [{r.ruleset}] {escape.text(r.case.title, 200)}")

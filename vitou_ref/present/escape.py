@@ -25,7 +25,8 @@ The contract, which tests/test_escaping.py checks with random text:
 * ``xml(value)``: the same for XML 1.0: ``text()`` leaves none of the
   characters XML 1.0 forbids (C0 but tab, LF and CR, U+FFFE, U+FFFF, lone
   surrogates), so the document is always well-formed.
-* ``json_dumps(value)``: JSON that parses back to ``value``, with every
+* ``json_dumps(value)``: JSON that parses back to ``value`` (as JSON reads
+  it: two lone surrogates in a row are one escaped pair), with every
   character ``text()`` escapes written as a ``\\u`` escape (``json`` itself
   leaves DEL, C1, the separators and the bidirectional controls raw): safe to
   print on a terminal and to embed in a script.
@@ -43,7 +44,7 @@ from typing import Any
 # What a terminal obeys or what hides or reorders text, and the characters that are not characters at all.
 _BEYOND_C0 = "\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ufffe\uffff\ud800-\udfff"
 _UNSHOWN_RE = re.compile(f"[\x00-\x1f{_BEYOND_C0}]")
-_UNSHOWN_BUT_LINES_RE = re.compile(f"[\x00-\x08\x0b-\x1f{_BEYOND_C0}]")  # tab and newline kept
+_UNSHOWN_BUT_LINES_RE = re.compile(f"[\x00-\x09\x0b-\x1f{_BEYOND_C0}]")  # newline kept
 _IN_JSON = re.compile(f"[{_BEYOND_C0}]")  # json escapes C0 itself
 _MD_PUNCT = re.compile(r"([\\`*_\[\]<>&|~#$])")
 _MD_BLOCK_START = re.compile(r"^(?:[-+=]|\d{1,9}(?=[.)]))")
@@ -63,8 +64,8 @@ def _visible(ch: str) -> str:
 def text(value: Any, limit: int | None = None, *, lines: bool = False) -> str:
     """``value`` safe to show on a terminal: nothing in it can move the cursor, hide or reorder text.
 
-    ``lines``: newlines and tabs are kept as they are, for a text whose lines
-    the renderer lays out itself (an HTML paragraph, a ``<pre>``).
+    ``lines``: newlines are kept as they are, for a text whose lines the
+    renderer lays out itself (an HTML paragraph, a ``<pre>``).
     """
     s = value if isinstance(value, str) else repr(value)
     s = (_UNSHOWN_BUT_LINES_RE if lines else _UNSHOWN_RE).sub(lambda m: _visible(m.group()), s)
