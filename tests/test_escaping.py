@@ -322,7 +322,9 @@ def test_report_outputs(certify_parts: Any, s: str) -> None:
             out[fmt] = Path(path).read_text(encoding="utf-8")
         again = os.path.join(d, "again.jsonl")
         Path(again).write_bytes(Path(report).read_bytes())
-        assert main(["report", "--diff", "--format", "markdown", "--output", os.path.join(d, "d.md"), report, again]) == 0
+        assert (
+            main(["report", "--diff", "--format", "markdown", "--output", os.path.join(d, "d.md"), report, again]) == 0
+        )
         diff = Path(d, "d.md").read_text(encoding="utf-8")
         assert main(["report", "--badge", os.path.join(d, "badges"), report]) == 0
         badges = [check_json(p.read_text(encoding="utf-8")) for p in Path(d, "badges").iterdir()]
@@ -421,7 +423,9 @@ def test_rulebook_outputs(s: str) -> None:
 
 @pytest.fixture(scope="module")
 def simulation() -> dict[str, Any]:
-    out = captured(main, ["simulate", "--format", "json", "--matches", "6", "--ruleset", RULESET, "--ruleset", "vitou/1.1.0"])
+    out = captured(
+        main, ["simulate", "--format", "json", "--matches", "6", "--ruleset", RULESET, "--ruleset", "vitou/1.1.0"]
+    )
     rep: dict[str, Any] = json.loads(out)
     return rep
 
