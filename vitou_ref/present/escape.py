@@ -15,10 +15,11 @@ The contract, which tests/test_escaping.py checks with random text:
   is.
 * ``markdown(value)``: inline CommonMark (GitHub's tables included) that
   renders as exactly ``text(value)``: every ASCII punctuation that can start
-  markup (``\\ ` * _ [ ] < > & | ~ # $``) is backslash-escaped, so no element,
+  markup (``\\ ` * _ [ ] < > & | ~ # $``, but ``_`` inside a word) is
+  backslash-escaped, so no element,
   entity, code span, link, emphasis or table cell is made; a leading ``-``,
   ``+``, ``=`` or list number cannot start a block, and leading or trailing
-  spaces cannot indent code or break a line. ``markdown_code(value)`` is one
+  whitespace (an entity) cannot indent code, break a line or be trimmed. ``markdown_code(value)`` is one
   code span of ``text(value)`` for a table cell.
 * ``html(value)``: ``text(value)`` with ``& < > " '`` escaped, for element
   text and quoted attribute values alike.
@@ -46,9 +47,10 @@ _BEYOND_C0 = "\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\
 _UNSHOWN_RE = re.compile(f"[\x00-\x1f{_BEYOND_C0}]")
 _UNSHOWN_BUT_LINES_RE = re.compile(f"[\x00-\x09\x0b-\x1f{_BEYOND_C0}]")  # newline kept
 _IN_JSON = re.compile(f"[{_BEYOND_C0}]")  # json escapes C0 itself
-_MD_PUNCT = re.compile(r"([\\`*_\[\]<>&|~#$])")
+# "_" between two letters or digits can neither open nor close emphasis (CommonMark 6.2), so a_b stays as written.
+_MD_PUNCT = re.compile(r"([\\`*\[\]<>&|~#$]|(?<![^\W_])_|_(?![^\W_]))")
 _MD_BLOCK_START = re.compile(r"^(?:[-+=]|\d{1,9}(?=[.)]))")
-_EDGE_SPACES = re.compile(r"^ +| +$")
+_EDGE_SPACES = re.compile(r"^\s+|\s+$")
 _MARKUP = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}
 _MARKUP_RE = re.compile("[&<>\"']")
 ELLIPSIS = "..."
@@ -81,8 +83,9 @@ def markdown(value: Any, limit: int | None = None) -> str:
     if m:  # "-", "+", "=" or "12." at the start of a line would start a list, a heading or a rule
         at = m.end() if s[0].isdigit() else 0
         s = s[:at] + "\\" + s[at:]
-    # Spaces at the start of a line indent code; two at its end break it. An entity is a space and neither.
-    return _EDGE_SPACES.sub(lambda m: "&#32;" * len(m.group()), s)
+    # Spaces at the start of a line indent code, two at its end break it, and a table cell trims any
+    # whitespace at its edges: an entity is the same character and none of these.
+    return _EDGE_SPACES.sub(lambda m: "".join(f"&#{ord(c)};" for c in m.group()), s)
 
 
 def markdown_code(value: Any, limit: int | None = None) -> str:
