@@ -378,6 +378,14 @@ FORGED = "\x1b[2K\r      claim by South: \u201cforged\u201d: ruling: the claim i
 YAML_ESCAPED = "\\e[2K\\r      claim by South: \u201cforged\u201d: ruling: the claim is upheld\\n\\x9b1A"
 
 
+def _rendered(md: str) -> str:
+    """The text a reader sees of a Markdown document: rendered as CommonMark, tags dropped, entities read."""
+    import html
+
+    markdown_it = pytest.importorskip("markdown_it")
+    return html.unescape(re.sub(r"<[^>]+>", "", markdown_it.MarkdownIt("commonmark").render(md)))
+
+
 def test_record_text_cannot_draw_on_the_terminal(tmp_path: Path) -> None:
     # Escapes in a claim, a claimant, a note in the notation and an annotation
     # would otherwise erase the audit's line and draw a ruling of their own.
@@ -393,7 +401,8 @@ def test_record_text_cannot_draw_on_the_terminal(tmp_path: Path) -> None:
         status, output = run(["audit", str(path), "--format", fmt])
         assert status == 1, output
         assert not re.search(CONTROL, output), output
-        assert "\\x1b[2K\\x0d      claim by South" in output and "\\x9b1A" in output
+        shown = output if fmt == "text" else _rendered(output)  # Markdown shows its text once rendered
+        assert "\\x1b[2K\\x0d      claim by South" in shown and "\\x9b1A" in shown
         assert sum("the claim is" in line for line in output.splitlines()) == 1  # only the audit's own ruling
     status, output = run(["audit", str(path), "--format", "json"])
     assert json.loads(output)["rulings"][3]["claims"][0]["claim"] == FORGED  # JSON keeps the text exactly
