@@ -379,6 +379,14 @@ FORGED = "\x1b[2K\r      claim by South: \u201cforged\u201d: ruling: the claim i
 YAML_ESCAPED = "\\e[2K\\r      claim by South: \u201cforged\u201d: ruling: the claim is upheld\\n\\x9b1A"
 
 
+def _rendered(md: str) -> str:
+    """The text a reader sees of a Markdown document: rendered as CommonMark, tags dropped, entities read."""
+    import html
+
+    markdown_it = pytest.importorskip("markdown_it")
+    return html.unescape(re.sub(r"<[^>]+>", "", markdown_it.MarkdownIt("commonmark").render(md)))
+
+
 def test_record_text_cannot_draw_on_the_terminal(tmp_path: Path) -> None:
     # Escapes in a claim, a claimant, a note in the notation and an annotation
     # would otherwise erase the audit's line and draw a ruling of their own.
@@ -394,7 +402,8 @@ def test_record_text_cannot_draw_on_the_terminal(tmp_path: Path) -> None:
         status, output = run(["audit", str(path), "--format", fmt])
         assert status == 1, output
         assert not re.search(CONTROL, output), output
-        assert "\\x1b[2K\\x0d      claim by South" in output and "\\x9b1A" in output
+        shown = output if fmt == "text" else _rendered(output)  # Markdown shows its text once rendered
+        assert "\\x1b[2K\\x0d      claim by South" in shown and "\\x9b1A" in shown
         assert sum("the claim is" in line for line in output.splitlines()) == 1  # only the audit's own ruling
     status, output = run(["audit", str(path), "--format", "json"])
     assert json.loads(output)["rulings"][3]["claims"][0]["claim"] == FORGED  # JSON keeps the text exactly
@@ -664,3 +673,114 @@ def test_an_output_file_replaces_a_link_and_never_writes_its_target(tmp_path: Pa
     assert status == 0, output
     assert victim.read_text(encoding="utf-8") == "precious\n"
     assert not link.is_symlink() and link.stat().st_size > 0
+
+
+# ---- round two: markup and controls in the texts of files that read well
+
+MARKUP = "<script>alert(1)</script> <img src=x onerror=alert(1)> *em* [l](http://x) `c` | &amp; ]]> \u202eevil"
+CONTROLS = "\x1b[2J\x9b2J\x9d0;t\x07\u2028\u2029\u202e\ufffe\uffff"
+HOSTILE_TEXT = MARKUP + " " + CONTROLS
+# What no output may hold raw: controls, bidi overrides and isolates, line separators, noncharacters.
+RAW_OUT = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufffe\uffff]")
+
+
+def _yaml_string(text: str) -> str:
+    """``text`` as a YAML double-quoted scalar, every character YAML refuses raw written as an escape."""
+    return json.dumps(text)  # JSON's escapes are YAML's; the hostile texts stay in the BMP
+
+
+def _markup_record() -> str:
+    quoted = _yaml_string(HOSTILE_TEXT)
+    record = DISPUTE.replace("event: Club evening", f"event: {quoted}\n  note: {quoted}")
+    record = record.replace(
+        "  dealer: W\n", f"  dealer: W\n  players: {{N: {quoted}, E: {quoted}, S: {quoted}, W: {quoted}}}\n"
+    )
+    record = record.replace("W r3", "W r3 {<script>alert(1)</script> *x* `y` | z}")
+    record = record.replace('"West is last to the trick and may not bid."', quoted)
+    return record + f"annotations:\n  - {{at: 2, note: {quoted}}}\n"
+
+
+def _markup_profile() -> str:
+    quoted = _yaml_string(HOSTILE_TEXT)
+    return (
+        "format: 1\n"
+        f"profile: {{id: club-markup, version: 1.0.0, title: {quoted}, extends: vitou/1.0.0}}\n"
+        f'changelog: [{{version: 1.0.0, date: "2026-12-01", changes: [{quoted}]}}]\n'
+        f"decisions: [{{topic: {quoted}, decision: {quoted}, reason: {quoted}, clauses: [club.not_last]}}]\n"
+        "operations:\n  - replace: bid.not_last\n"
+        f"    with: {{id: club.not_last, section: '03', title: {quoted}, text: {quoted}, rule: last_position,"
+        " data: {bids: forbidden}}\n"
+    )
+
+
+def _well_formed(fmt: str, out: str) -> None:
+    assert not RAW_OUT.findall(out.replace("\n", "")), (fmt, sorted(set(RAW_OUT.findall(out))))
+    if fmt == "json":
+        json.loads(out)
+    if fmt == "markdown":
+        markdown_it = pytest.importorskip("markdown_it")
+        tokens = markdown_it.MarkdownIt("commonmark").enable("table").parse(out)
+        inline = [c for t in tokens for c in (t.children or [])]
+        own = re.compile(r'<a id="[A-Za-z0-9_-]+">|</a>|<br>')  # the rulebook's anchors and line breaks
+        html = [t for t in [*tokens, *inline] if t.type.startswith("html") and not own.fullmatch(t.content)]
+        links = [t for t in inline if t.type == "link_open" and not str(t.attrs.get("href", "")).startswith("#")]
+        assert not html and not links and not [t for t in inline if t.type in ("image", "s_open")], out
+    if fmt == "html":
+        assert "<script" not in out and "<img" not in out and "onerror=" not in out.replace("onerror=alert", "")
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in out
+
+
+def _outputs(tmp_path: Path, argv: list[str], formats: tuple[str, ...], status: int) -> None:
+    for fmt in formats:
+        out = tmp_path / f"out.{fmt}"
+        assert main([*argv, "--format", fmt, "--output", str(out)]) == status, fmt
+        _well_formed(fmt, out.read_text(encoding="utf-8"))
+
+
+def test_a_record_with_markup_in_its_notes_claims_and_names_renders_as_text(tmp_path: Path) -> None:
+    record = tmp_path / "markup.yaml"
+    record.write_text(_markup_record(), encoding="utf-8")
+    _outputs(tmp_path, ["audit", str(record)], ("text", "markdown", "html", "json"), 1)
+    _outputs(tmp_path, ["audit", str(record), "--at", "4"], ("text", "markdown", "json"), 0)
+    compared = ["audit", str(record), "--compare-ruleset", "vitou-partners-tie"]
+    _outputs(tmp_path, compared, ("text", "markdown", "json"), 0)
+
+
+def test_a_record_in_json_keeps_its_controls_escaped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "markup.yaml"
+    record.write_text(_markup_record(), encoding="utf-8")
+    assert main(["record", str(record), "--to", "json"]) == 0
+    out = capsys.readouterr().out
+    _well_formed("json", out)
+    assert json.loads(out)["header"]["event"] == HOSTILE_TEXT
+
+
+def test_a_profile_with_markup_in_its_texts_renders_as_text(tmp_path: Path) -> None:
+    profile = tmp_path / "club-markup.yaml"
+    profile.write_text(_markup_profile(), encoding="utf-8")
+    _outputs(tmp_path, ["rulebook", "--ruleset", str(profile)], ("markdown", "html"), 0)
+    record = tmp_path / "markup.yaml"
+    record.write_text(_markup_record(), encoding="utf-8")
+    _outputs(tmp_path, ["audit", str(record), "--ruleset", str(profile)], ("text", "markdown", "html", "json"), 1)
+
+
+def test_a_saved_report_with_markup_renders_as_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A real report of an implementation whose name and answer are markup, then edited by hand as a file can be.
+    impl = shlex.join([sys.executable, str(ROOT / "tests" / "fakes" / "hostile_impl.py"), "markup_card"])
+    report = tmp_path / "markup.jsonl"
+    assert main(["certify", "--impl", impl, "--suite", SMALL_SUITE, "--report", str(report)]) == 1
+    lines = [json.loads(x) for x in report.read_text(encoding="utf-8").splitlines()]
+    lines[0]["command"] = HOSTILE_TEXT
+    lines[0]["implementation"].update(version=HOSTILE_TEXT, language=HOSTILE_TEXT)
+    for line in lines[1:-1]:
+        line["title"] = HOSTILE_TEXT
+        line["reason"] = HOSTILE_TEXT
+    report.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8")
+    capsys.readouterr()
+    _outputs(tmp_path, ["report", "--force", str(report)], ("text", "markdown", "html", "json"), 0)
+    again = tmp_path / "again.jsonl"
+    again.write_bytes(report.read_bytes())
+    _outputs(tmp_path, ["report", "--force", "--diff", str(report), str(again)], ("text", "markdown", "json"), 0)
+    assert main(["report", "--badge", str(tmp_path / "badges"), str(report)]) == 0
+    for badge in (tmp_path / "badges").iterdir():
+        _well_formed("json", badge.read_text(encoding="utf-8"))

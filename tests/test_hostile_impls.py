@@ -41,6 +41,7 @@ import contextlib
 import importlib.util
 import json
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -224,6 +225,19 @@ EXPECTED: dict[str, dict[str, int]] = {
     "other_ruleset": UNUSABLE,  # offers none of the rulesets asked: nothing can be asked of it (not a verdict)
     "escapes_at_start": UNUSABLE,  # its stderr is shown, escaped: no terminal control reaches the screen
     "plant_links": WRONG,  # one wrong score; what it plants is judged by test_a_link_planted_during_the_run_...
+    # ---- round two: text that reaches a renderer (protocol.md: the name and version are free text; the verdict is
+    # on the answers, and every output format stays well-formed: test_hostile_text_keeps_every_format_well_formed)
+    "markup_name": OK,  # a name that is HTML is still a name: right answers, conformant
+    "markdown_name": OK,  # the same with Markdown
+    "bidi_name": OK,  # the same with a right-to-left override
+    "c1_name": OK,  # the same with C1 controls and line separators
+    "nonchar_name": OK,  # the same with U+FFFF and U+FFFE
+    "surrogate_name": OK,  # a lone surrogate escape is JSON (RFC 8259 8.2 leaves its meaning open): still a name
+    "markup_card": WRONG,  # a card that is not in the legal set (and is HTML) is a wrong legal set
+    "markdown_card": WRONG,  # the same with Markdown
+    "c1_card": WRONG,  # the same with C1 controls
+    "nonchar_card": WRONG,  # the same with U+FFFF, U+FFFE and ]]>
+    "bidi_card": WRONG,  # the same with a right-to-left override
 }
 
 # What each runner must say of a round-two mode (in its stdout or stderr, its message to the implementer).
@@ -653,3 +667,48 @@ def test_with_force_a_planted_link_is_replaced_never_followed(tmp_path: Path) ->
         assert not path.is_symlink() and path.is_file()
     assert ET.parse(paths["--junit"]).getroot().tag == "testsuites"
     assert "VT-0002" in paths["--save-failed"].read_text(encoding="utf-8")
+
+
+# ---- round two: text that reaches a renderer
+
+ROUND_TWO_TEXT = [
+    *("markup_name", "markdown_name", "bidi_name", "c1_name", "nonchar_name", "surrogate_name"),
+    *("markup_card", "markdown_card", "c1_card", "nonchar_card", "bidi_card"),
+]
+# What no output may hold raw: controls a terminal obeys, bidi overrides and isolates, line separators, noncharacters.
+RAW = set(range(0x20)) - {0x0A} | set(range(0x7F, 0xA0)) | {0x2028, 0x2029, *range(0x202A, 0x202F)}
+RAW |= {*range(0x2066, 0x206A), 0xFFFE, 0xFFFF, *range(0xD800, 0xE000)}
+
+
+def _raw_characters(text: str) -> list[str]:
+    return sorted({f"U+{ord(ch):04X}" for ch in text if ord(ch) in RAW})
+
+
+@pytest.mark.parametrize("mode", ROUND_TWO_TEXT)
+def test_hostile_text_keeps_every_format_well_formed(mode: str, tmp_path: Path) -> None:
+    # Fails before: the Markdown made the name and the card live HTML, the JSON printed C1 controls raw, and
+    # the JUnit file held U+FFFF, which no XML parser reads.
+    import xml.dom.minidom
+
+    markdown_it = pytest.importorskip("markdown_it")
+    impl = _impl(mode)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (PACKAGE_ROOT, os.environ.get("PYTHONPATH")) if p))
+    outs = {}
+    for fmt in ("markdown", "json", "text"):
+        argv = [sys.executable, "-m", "vitou_ref", "certify", "--impl", impl, "--suite", str(SMALL), "--format", fmt]
+        if fmt == "markdown":
+            argv += ["--junit", str(tmp_path / "junit.xml")]
+        done = subprocess.run(argv, env=env, capture_output=True, timeout=HARD_LIMIT, check=False)
+        assert done.returncode == EXPECTED[mode]["certify"], done.stderr.decode(errors="replace")[-800:]
+        outs[fmt] = done.stdout.decode("utf-8")
+        assert _raw_characters(outs[fmt]) == [], fmt
+    tokens = markdown_it.MarkdownIt("commonmark").enable("table").parse(outs["markdown"])
+    inline = [c for t in tokens for c in (t.children or [])]
+    assert not [t for t in [*tokens, *inline] if t.type in ("html_block", "html_inline", "link_open", "image")]
+    assert not [t for t in inline if t.type in ("em_open", "s_open")]  # the verdict lines are strong, nothing else
+    assert [t.content for t in inline if t.type == "code_inline" and not re.fullmatch(r"[a-z0-9_.]+", t.content)] == []
+    report = json.loads(outs["json"])
+    assert report["implementation"]["name"] is not None
+    junit = (tmp_path / "junit.xml").read_text(encoding="utf-8")
+    assert _raw_characters(junit.replace("\n", "")) == []
+    xml.dom.minidom.parseString(junit.encode("utf-8"))  # well-formed XML 1.0, or it raises

@@ -174,6 +174,42 @@ def duplicate_final(r: Json) -> bytes:
     return b'{"final":' + enc(wrong)[:-1] + b"," + enc(r)[1:]
 
 
+# ---- round two: text that reaches a renderer (names, versions and cards that are markup or controls)
+
+MARKUP = "<img src=x onerror=alert(1)>"
+SCRIPT = "<script>alert(1)</script>"
+C1 = "\u009b2J\u009d0;owned\u0007\u2028\u2029"  # CSI, OSC and the line separators JSON leaves raw
+NONCHARS = "\uffff\ufffe"  # XML 1.0 forbids both
+BIDI = "\u202eevil\u202c\u2066x\u2069"  # a right-to-left override: "live" shown as "evil"
+MARKDOWN = "*em* _u_ [link](http://x) `code` | cell | &amp; ]]> # h ~~s~~ $x$"
+
+
+def named(name: str, version: str | None = None) -> Callable[[Ctx, Json], None]:
+    """The handshake with the implementation's name (and version) replaced: free text, protocol.md says."""
+
+    def hook(c: Ctx, r: Json) -> None:
+        impl = dict(r.get("implementation") or {}, name=name)
+        if version is not None:
+            impl["version"] = version
+        # ASCII JSON: a lone surrogate is an escape on the wire, never a byte UTF-8 cannot hold.
+        put(json.dumps(dict(r, implementation=impl), separators=(",", ":")).encode() + b"\n")
+
+    return hook
+
+
+def with_card(card: str) -> Callable[[Json], Json]:
+    """The first legal set of the answer with one more card, ``card``: a wrong legal set."""
+
+    def f(r: Json) -> Json:
+        for holder in [r, *[s for s in r.get("steps", []) if isinstance(s, dict)]]:
+            if isinstance(holder.get("legal"), list):
+                holder["legal"] = [*holder["legal"], card]
+                break
+        return r
+
+    return f
+
+
 # ------------------------------------------------------------------ hooks
 
 
@@ -674,6 +710,32 @@ MODES: dict[str, Mode] = {
         hello=hello_bytes(bad_name),
     ),
     **ROUND_TWO,
+    # ---- round two: text that reaches a renderer
+    "markup_name": Mode(
+        f"the implementation's name is {MARKUP!r} and its version {SCRIPT!r}", hello=named(MARKUP, SCRIPT)
+    ),
+    "markdown_name": Mode("the implementation's name and version are Markdown markup", hello=named(MARKDOWN, MARKDOWN)),
+    "bidi_name": Mode("the implementation's name holds a right-to-left override and isolates", hello=named(BIDI)),
+    "c1_name": Mode("the implementation's name holds C1 controls (CSI, OSC) and U+2028", hello=named(C1, C1)),
+    "nonchar_name": Mode("the implementation's name holds U+FFFF and U+FFFE", hello=named(NONCHARS, NONCHARS)),
+    "surrogate_name": Mode("the implementation's name is a lone surrogate escape", hello=named("\ud800x\udfff")),
+    "markup_card": Mode(
+        f"the name and a card of the legal set are {MARKUP!r}",
+        hello=named(MARKUP),
+        answer=answer_with(with_card(MARKUP)),
+    ),
+    "markdown_card": Mode("a card of the legal set is Markdown markup", answer=answer_with(with_card(MARKDOWN))),
+    "c1_card": Mode(
+        "the name and a card of the legal set hold C1 controls and U+2028",
+        hello=named(C1),
+        answer=answer_with(with_card(C1)),
+    ),
+    "nonchar_card": Mode(
+        "the name and a card of the legal set hold U+FFFF and U+FFFE",
+        hello=named(NONCHARS),
+        answer=answer_with(with_card(NONCHARS + "]]>")),
+    ),
+    "bidi_card": Mode("a card of the legal set holds a right-to-left override", answer=answer_with(with_card(BIDI))),
 }
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import html
 import os
 
 from .._version import __version__
+from ..present import escape
 from ..rules.model import Clause, Ruleset
 from ..rules.wording import wording_ground
 from .audit import Audit, Ruling, Words
@@ -41,7 +41,7 @@ HEADER_WORDS = ("event", "place", "date", "round")
 def page(a: Audit, lang: str) -> str:
     """The audit as a standalone page: no script and nothing outside it, printable as it stands."""
     w = Words(a.rules, lang)
-    e = html.escape
+    e = escape.html
     # The record by its file's name: a page handed over names no folder of the machine that made it.
     title = w.say("audit", "title", record=shown(os.path.basename(a.record.source) or a.record.source))
     parts = [
@@ -61,7 +61,7 @@ def page(a: Audit, lang: str) -> str:
 
 def _game(a: Audit, w: Words) -> list[str]:
     """What the record says of the game: where and when, who sat where, the dealer, the deals."""
-    e = html.escape
+    e = escape.html
     header = a.record.header
     rows = [(w.say("audit", f"page.{k}"), str(header[k])) for k in HEADER_WORDS if k in header]
     players = header.get("players")
@@ -90,7 +90,7 @@ def _game(a: Audit, w: Words) -> list[str]:
 
 
 def _summary(a: Audit, w: Words) -> list[str]:
-    e = html.escape
+    e = escape.html
     legal = sum(1 for r in a.rulings if r.legal)
     lines = [w.summary(legal, len(a.rulings) - legal, len(a.record.actions))]
     winner = w.side(a.final["winner"]) if a.final["winner"] else w.say("words", "nobody")
@@ -102,7 +102,7 @@ def _summary(a: Audit, w: Words) -> list[str]:
 
 def _ruling(w: Words, r: Ruling) -> str:
     """One action: what was done, legal or not; for an illegal one, the code, the clause quoted, why, and where."""
-    rules, e = w.rules, html.escape
+    rules, e = w.rules, escape.html
     what = prose(shown(w.action(r.action)), rules)
     notation = f'<code class="notation">{e(shown(r.notation))}</code>'
     if r.legal:
@@ -135,7 +135,7 @@ def _details(lines: list[str]) -> str:
 
 def _remarks(w: Words, r: Ruling) -> str:
     """The record's notes on an action, and each claim made about it with the ruling on the claim."""
-    e = html.escape
+    e = escape.html
     out = [f'<p class="meta">{prose(shown(note), w.rules)}</p>' for note in r.notes]
     for c in r.claims:
         who, verdict = claim_ruling(w, r, c)
@@ -148,7 +148,7 @@ def _remarks(w: Words, r: Ruling) -> str:
 
 def _cited(a: Audit, w: Words) -> list[str]:
     """Each clause the rulings rest on, once, with its whole text, where it comes from and its clarifications."""
-    e = html.escape
+    e = escape.html
     seen: dict[str, tuple[Clause, Ruleset]] = {}
     for r in a.rulings:
         if r.clause is not None:
@@ -164,7 +164,7 @@ def _cited(a: Audit, w: Words) -> list[str]:
 
 
 def _citation(w: Words, clause: Clause, rules: Ruleset) -> str:
-    e = html.escape
+    e = escape.html
     title, text = clause_words(clause, w.lang)
     meta = [w.say("rulebook", "source", section=clause.section), clause.origin]
     parts = [

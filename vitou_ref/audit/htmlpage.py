@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import html
 import re
 from functools import lru_cache
 
+from ..present import escape
 from ..rules.model import Ruleset
 
 RED = frozenset("♥♦♡♢")  # the suits printed in red, by their symbol
@@ -42,7 +42,7 @@ def card_pattern(rules: Ruleset) -> tuple[re.Pattern[str], dict[str, str]]:
 def card(code: str, rank: str, symbol: str) -> str:
     """One card as a reader expects it (10♠), its code (10S) kept in the title."""
     red = " red" if symbol in RED else ""
-    return f'<span class="card{red}" title="{html.escape(code)}">{html.escape(rank)}{html.escape(symbol)}</span>'
+    return f'<span class="card{red}" title="{escape.html(code)}">{escape.html(rank)}{escape.html(symbol)}</span>'
 
 
 def prose(text: object, rules: Ruleset) -> str:
@@ -51,10 +51,10 @@ def prose(text: object, rules: Ruleset) -> str:
     s = str(text)
     out, at = [], 0
     for m in pattern.finditer(s):
-        out.append(html.escape(s[at : m.start()]))
+        out.append(escape.html(s[at : m.start()], lines=True))
         out.append(card(m.group(0), m.group(1), symbols[m.group(2)]))
         at = m.end()
-    out.append(html.escape(s[at:]))
+    out.append(escape.html(s[at:], lines=True))
     return "".join(out)
 
 
@@ -64,15 +64,15 @@ def notation(text: object, rules: Ruleset) -> str:
     s = str(text)
     out, at = [], 0
     for m in pattern.finditer(s):
-        out += [html.escape(s[at : m.start()]), f"<code>{html.escape(m.group(0))}</code>"]
+        out += [escape.html(s[at : m.start()], lines=True), f"<code>{escape.html(m.group(0))}</code>"]
         at = m.end()
-    out.append(html.escape(s[at:]))
+    out.append(escape.html(s[at:], lines=True))
     return "".join(out)
 
 
 def document(lang: str, title: str, css: str, body: list[str]) -> str:
     """A whole page: no script, no file or address outside it, so that it can be mailed, archived or printed."""
-    e = html.escape
+    e = escape.html
     head = [
         "<!DOCTYPE html>",
         f'<html lang="{e(lang)}"><head><meta charset="utf-8">',

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import difflib
-import json
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.tables import tables_for
+from ..present import escape
 from ..rules.errors import InputError, UnknownRuleset
 from ..rules.files import read_path
 from ..rules.model import Ruleset
@@ -18,7 +17,6 @@ from ..rules.yamlsafe import Document, load_text
 from .notation import parse_notation, to_notation
 
 MAX_RECORD_BYTES = 1024 * 1024
-_JSON_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029]")
 HEADER_ORDER = ("event", "place", "date", "round", "players", "ruleset", "hash", "dealer", "draw", "score", "note")
 
 
@@ -240,10 +238,7 @@ def record_from_case(case: Any, ruleset: str) -> dict[str, Any]:
 def dump_record(data: dict[str, Any], to: str) -> str:
     """A record written as YAML, JSON, or the bare notation of its actions."""
     if to == "json":
-        # json escapes C0 controls only; C1 controls (a one-byte CSI) and line
-        # separators from a record would reach the terminal raw.
-        text = json.dumps(data, indent=2, ensure_ascii=False)
-        return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
+        return escape.json_dumps(data, indent=2) + "\n"
     if to == "notation":
         from .notation import write_notation
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.reasons import Ref
-from ..protocol.wire import printable
+from ..present import escape
 from ..rules.diff import diff_rulesets
 from ..rules.errors import InputError, SetupError
 from ..rules.model import Ruleset
@@ -19,7 +19,7 @@ SHOWN = 2000  # characters of one piece of record text shown in a text or Markdo
 
 def shown(text: object) -> str:
     """Text that came from a record, safe to print: no control character can draw a line of its own."""
-    return printable(text, SHOWN)
+    return escape.text(text, SHOWN)
 
 
 def one_line(text: str) -> str:
@@ -88,6 +88,7 @@ def audit_json(a: Audit, lang: str) -> dict[str, Any]:
 def audit_text(a: Audit, lang: str, markdown: bool = False) -> str:
     """The audit as text, or as Markdown: one list item per action, its details as items of its own list."""
     w = Words(a.rules, lang)
+    esc = escape.markdown if markdown else escape.text
     head = [
         w.say("audit", "title", record=shown(a.record.source)),
         w.say("audit", "ruleset", name=a.rules.name, hash=a.rules.content_hash),
@@ -96,34 +97,36 @@ def audit_text(a: Audit, lang: str, markdown: bool = False) -> str:
     legal = sum(1 for r in a.rulings if r.legal)
     tail.append(w.summary(legal, len(a.rulings) - legal, len(a.record.actions)))
     tail.append(w.say("audit", "final", score=w.score(a.final["score"]), winner=_winner(w, a.final)))
+    head, tail = [esc(x) for x in head], [esc(x) for x in tail]
     if not markdown:
         out = list(head)
         for r in a.rulings:
-            first, details = _ruling_lines(w, r, strong="")
-            out += [f"  {first}", *(f"      {d}" for d in details)]
+            what, verdict, details = _ruling_lines(w, r)
+            out += [f"  {r.n}. {esc(what)}: {esc(verdict)}", *(f"      {esc(d)}" for d in details)]
         return "\n".join(out + tail) + "\n"
     # CommonMark: a line indented under its item's text (the width of "3. ") is a nested item; five
     # spaces after a marker would make it a code block.
     out = [f"# {head[0]}", "", head[1], ""]
     for r in a.rulings:
-        first, details = _ruling_lines(w, r, strong="**")
+        what, verdict, details = _ruling_lines(w, r)
+        strong = "" if r.legal else "**"
         pad = " " * len(f"{r.n}. ")
-        out += [first, *(f"{pad}- {d}" for d in details)]
+        out += [f"{r.n}. {esc(what)}: {strong}{esc(verdict)}{strong}", *(f"{pad}- {esc(d)}" for d in details)]
     return "\n".join([*out, "", "\n\n".join(tail)]) + "\n"
 
 
-def _ruling_lines(w: Words, r: Ruling, strong: str) -> tuple[str, list[str]]:
-    """A ruling's line (its number, the action, its notation and the verdict), and the lines that detail it."""
+def _ruling_lines(w: Words, r: Ruling) -> tuple[str, str, list[str]]:
+    """A ruling's action and notation, its verdict, and the lines that detail it: plain text, the record's cut."""
     # The description and notation carry the record's own values (an unknown seat, a card's text).
-    text = f"{r.n}. {shown(w.action(r.action))}  [{shown(r.notation)}]"
+    what = f"{shown(w.action(r.action))}  [{shown(r.notation)}]"
     details: list[str] = []
     if r.legal:
-        first = f"{text}: {w.say('audit', 'legal')}"
+        verdict = w.say("audit", "legal")
         details += [w.event(e) for e in r.events]
     else:
         assert r.clause is not None and r.reason is not None
         ground = w.ground(r.clause)
-        first = f"{text}: {strong}{w.say('audit', 'illegal')}{strong}"
+        verdict = w.say("audit", "illegal")
         rule = w.say("audit", "rule", clause=r.clause, title=one_line(ground.title))
         details += [f"{w.say('audit', 'code', code=r.code)}; {rule}", f"\u201c{one_line(ground.text)}\u201d"]
         if ground.note is not None:
@@ -135,7 +138,7 @@ def _ruling_lines(w: Words, r: Ruling, strong: str) -> tuple[str, list[str]]:
             details.append(w.say("audit", "not_made"))
     details += [f"{{{shown(note)}}}" for note in r.notes]
     details += [_claim_line(w, r, c) for c in r.claims]
-    return first, details
+    return what, verdict, details
 
 
 def claim_ruling(w: Words, r: Ruling, c: Claim) -> tuple[str, str]:
@@ -156,25 +159,22 @@ def _claim_line(w: Words, r: Ruling, c: Claim) -> str:
 def position_text(rules: Ruleset, p: Position, n: int, lang: str, markdown: bool = False) -> str:
     w = Words(rules, lang)
     bullet = "- " if markdown else "  "
-    out = [("# " if markdown else "") + w.say("audit", "before", n=n)]
-    out += [bullet + line for line in w.position(p)]
+    esc = escape.markdown if markdown else escape.text
+    out = [("# " if markdown else "") + esc(w.say("audit", "before", n=n))]
+    out += [bullet + esc(line) for line in w.position(p)]
     who = (p.turn and w.seat(p.turn)) or (p.deciding and w.side(p.deciding)) or w.say("words", "nobody")
-    out.append(bullet + w.say("audit", "decision_of", who=who))
-    out.append(
-        bullet + w.say("audit", "may_raise", who=", ".join(w.seat(s) for s in p.may_bid) or w.say("words", "nobody"))
-    )
-    out.append(
-        bullet
-        + w.say("audit", "may_refuse", who=", ".join(w.seat(s) for s in p.may_refuse) or w.say("words", "nobody"))
-    )
-    out.append(bullet + w.say("audit", "legal_actions") + ":")
+    out.append(bullet + esc(w.say("audit", "decision_of", who=who)))
+    nobody = w.say("words", "nobody")
+    out.append(bullet + esc(w.say("audit", "may_raise", who=", ".join(w.seat(s) for s in p.may_bid) or nobody)))
+    out.append(bullet + esc(w.say("audit", "may_refuse", who=", ".join(w.seat(s) for s in p.may_refuse) or nobody)))
+    out.append(bullet + esc(w.say("audit", "legal_actions") + ":"))
     sub = "  - " if markdown else "    "  # in Markdown, items of a list nested in the last one
     for action, clause in p.legal:
         if clause:
             title = one_line(w.clause(clause)[0])
-            out.append(f"{sub}{w.action(action)}: {w.say('audit', 'allowed_by')} {clause} ({title})")
+            out.append(sub + esc(f"{w.action(action)}: {w.say('audit', 'allowed_by')} {clause} ({title})"))
         else:
-            out.append(f"{sub}{w.action(action)}")
+            out.append(sub + esc(w.action(action)))
     return "\n".join(out) + "\n"
 
 
@@ -235,6 +235,7 @@ def compare(record: Record, a: Ruleset, b: Ruleset, lang: str) -> dict[str, Any]
 def compare_text(c: dict[str, Any], a: Ruleset, b: Ruleset, lang: str, markdown: bool = False) -> str:
     """Where two rulesets' rulings part, as text or as Markdown: one list item per action, its reason nested in it."""
     w = Words(a, lang)
+    esc = escape.markdown if markdown else escape.text
     out = []
     if not c["divergences"]:
         out.append(w.say("audit", "compare_same", a=a.name, b=b.name))
@@ -245,9 +246,9 @@ def compare_text(c: dict[str, Any], a: Ruleset, b: Ruleset, lang: str, markdown:
     for d in c["divergences"]:
         ja, jb = d[a.name], d[b.name]
         parted.append(
-            item + w.say("audit", "diverges", n=d["n"], a=a.name, ra=_short(w, ja), b=b.name, rb=_short(w, jb))
+            item + esc(w.say("audit", "diverges", n=d["n"], a=a.name, ra=_short(w, ja), b=b.name, rb=_short(w, jb)))
         )
-        parted.append(sub + w.say("audit", "because", n=len(d["because"]), clauses=", ".join(d["because"])))
+        parted.append(sub + esc(w.say("audit", "because", n=len(d["because"]), clauses=", ".join(d["because"]))))
     wb = Words(b, lang)
     finals = [
         f"{a.name}: "
@@ -255,6 +256,7 @@ def compare_text(c: dict[str, Any], a: Ruleset, b: Ruleset, lang: str, markdown:
         f"{b.name}: "
         + wb.say("audit", "final", score=wb.score(c["b"]["final"]["score"]), winner=_winner(wb, c["b"]["final"])),
     ]
+    out, finals = [esc(x) for x in out], [esc(x) for x in finals]
     if not markdown:
         return "\n".join(out + parted + finals) + "\n"
     # CommonMark: paragraphs apart, and the reason nested under its action at the item's text (two spaces).

@@ -10,6 +10,7 @@ from ..engine.events import Event
 from ..engine.tables import tables_for
 from ..kit.fixtures import Case
 from ..kit.suite import load_suite
+from ..present import escape
 from ..protocol.server import run_case
 from ..rules.model import Ruleset, thaw
 from .audit import Words
@@ -109,20 +110,28 @@ def sections_of(rules: Ruleset) -> list[tuple[str, list[Any]]]:
 # ------------------------------------------------------------------ markdown
 
 
+def _md(text: object) -> str:
+    """A text of the ruleset, a profile or a catalog as Markdown that shows it as written, on one line."""
+    return escape.markdown(" ".join(str(text).split()))
+
+
 def markdown(book: Book) -> str:
     rules, w, lang = book.rules, book.words, book.lang
-    say = w.say
+
+    def say(*key: str, **values: object) -> str:
+        return _md(w.say(*key, **values))
+
     rtitle, rsummary = ruleset_words(rules, lang)
     out = [f"# {say('rulebook', 'title', title=rtitle)}", ""]
     out.append(f"*{say('rulebook', 'version', version=rules.version, hash=rules.content_hash)}*")
-    out += ["", rsummary, ""]
+    out += ["", _md(rsummary), ""]
     sections = sections_of(rules)
     out += [f"## {say('rulebook', 'contents')}", ""]
     for sec, clauses in sections:
-        out.append(f"- [§{sec} {section_title(w, sec)}](#{anchor('section', sec)})")
+        out.append(f"- [§{_md(sec)} {_md(section_title(w, sec))}](#{anchor('section', sec)})")
         for c in clauses:
             title, _ = clause_words(c, lang)
-            out.append(f"  - [{c.id}: {title}](#{anchor('clause', c.id)})")
+            out.append(f"  - [{_md(c.id)}: {_md(title)}](#{anchor('clause', c.id)})")
     out.append(f"- [{say('rulebook', 'clarifications')}](#clarifications)")
     out.append(f"- [{say('rulebook', 'errors')}](#errors)")
     out.append(f"- [{say('rulebook', 'examples')}](#examples)")
@@ -131,60 +140,69 @@ def markdown(book: Book) -> str:
     for e in rules.errors:
         errors_of[e.clause].append(e.code)
     for sec, clauses in sections:
-        out += [f'<a id="{anchor("section", sec)}"></a>', "", f"## §{sec} {section_title(w, sec)}", ""]
+        out += [f'<a id="{anchor("section", sec)}"></a>', "", f"## §{_md(sec)} {_md(section_title(w, sec))}", ""]
         for c in clauses:
-            title, text = clause_words(c, lang)
-            out += [f'<a id="{anchor("clause", c.id)}"></a>', "", f"### {c.id}: {title}", ""]
-            out += [text, ""]
-            meta = [say("rulebook", "source", section=c.section)]
-            if c.quote and lang == "en":
-                meta.append(f"{say('rulebook', 'quote')}: \u201c{c.quote}\u201d")
-            if c.clarifications:
-                links = ", ".join(f"[{n}](#{anchor('clarification', n)})" for n in c.clarifications)
-                meta.append(f"{say('rulebook', 'clarifications')}: {links}")
-            if errors_of.get(c.id):
-                meta.append(f"{say('rulebook', 'errors')}: " + ", ".join(f"`{x}`" for x in errors_of[c.id]))
-            if c.origin != rules.name:
-                meta.append(c.origin)
-            out += ["*" + "; ".join(meta) + "*", ""]
-            shown = book.by_clause.get(c.id, [])
-            if shown:
-                links = ", ".join(f"[{say('rulebook', 'example', id=i)}](#{anchor('example', i)})" for i in shown)
-                out += [f"{say('rulebook', 'examples')}: {links}", ""]
+            out += _clause_md(book, c, errors_of.get(c.id, []))
     out += ['<a id="clarifications"></a>', "", f"## {say('rulebook', 'clarifications')}", ""]
     for k in rules.clarifications:
         title, ruling, reason = clarification_words(k, lang)
         out += [
             f'<a id="{anchor("clarification", k.number)}"></a>',
             "",
-            f"### {say('rulebook', 'clarification', n=k.number)}: {title}",
+            f"### {say('rulebook', 'clarification', n=k.number)}: {_md(title)}",
             "",
         ]
-        out += [ruling, "", f"*{say('rulebook', 'reason')}:* {reason}", ""]
-        out += [", ".join(f"[{x}](#{anchor('clause', x)})" for x in k.clauses), ""]
+        out += [_md(ruling), "", f"*{say('rulebook', 'reason')}:* {_md(reason)}", ""]
+        out += [", ".join(f"[{_md(x)}](#{anchor('clause', x)})" for x in k.clauses), ""]
     out += ['<a id="errors"></a>', "", f"## {say('rulebook', 'errors')}", ""]
     out += [
         f"| {say('rulebook', 'error_code')} | | {say('rulebook', 'acts')} | {say('rulebook', 'enforces')} |",
         "|---|---|---|---|",
     ]
     for e in rules.errors:
-        words = error_words(rules, e.code, lang)
+        words = _md(error_words(rules, e.code, lang))
         when = error_when_words(rules, e.code, lang)
         if when:
-            words += f"<br>*{say('rulebook', 'when')}:* {when}"
-        acts = ", ".join(f"`{a}`" for a in e.acts)
-        out.append(f"| `{e.code}` | {words} | {acts} | [{e.clause}](#{anchor('clause', e.clause)}) |")
+            words += f"<br>*{say('rulebook', 'when')}:* {_md(when)}"
+        acts = ", ".join(escape.markdown_code(a) for a in e.acts)
+        code = escape.markdown_code(e.code)
+        out.append(f"| {code} | {words} | {acts} | [{_md(e.clause)}](#{anchor('clause', e.clause)}) |")
     out.append("")
     decisions = thaw(rules.profile).get("decisions", []) if rules.profile else []
     if decisions:
         out += [f"## {say('rulebook', 'decisions')}", ""]
         for i, d in enumerate(decisions):
             dw = decision_words(rules, i, d, lang)
-            out += [f"### {dw['topic']}", "", dw["decision"], "", f"*{say('rulebook', 'reason')}:* {dw['reason']}", ""]
+            out += [f"### {_md(dw['topic'])}", "", _md(dw["decision"]), ""]
+            out += [f"*{say('rulebook', 'reason')}:* {_md(dw['reason'])}", ""]
     out += ['<a id="examples"></a>', "", f"## {say('rulebook', 'examples')}", ""]
     for ex in book.examples.values():
         out += _example_md(book, ex)
     return "\n".join(out) + "\n"
+
+
+def _clause_md(book: Book, c: Any, codes: list[str]) -> list[str]:
+    """One clause: its anchor and heading, its text, then where it comes from and what refers to it."""
+    rules, w, lang = book.rules, book.words, book.lang
+    title, text = clause_words(c, lang)
+    out = [f'<a id="{anchor("clause", c.id)}"></a>', "", f"### {_md(c.id)}: {_md(title)}", "", _md(text), ""]
+    meta = [_md(w.say("rulebook", "source", section=c.section))]
+    if c.quote and lang == "en":
+        meta.append(f"{_md(w.say('rulebook', 'quote'))}: \u201c{_md(c.quote)}\u201d")
+    if c.clarifications:
+        links = ", ".join(f"[{n}](#{anchor('clarification', n)})" for n in c.clarifications)
+        meta.append(f"{_md(w.say('rulebook', 'clarifications'))}: {links}")
+    if codes:
+        meta.append(f"{_md(w.say('rulebook', 'errors'))}: " + ", ".join(escape.markdown_code(x) for x in codes))
+    if c.origin != rules.name:
+        meta.append(_md(c.origin))
+    out += ["*" + "; ".join(meta) + "*", ""]
+    shown = book.by_clause.get(c.id, [])
+    if shown:
+        example = "rulebook", "example"
+        links = ", ".join(f"[{_md(w.say(*example, id=i))}](#{anchor('example', i)})" for i in shown)
+        out += [f"{_md(w.say('rulebook', 'examples'))}: {links}", ""]
+    return out
 
 
 def section_title(w: Words, sec: str) -> str:
@@ -202,27 +220,27 @@ def deal_line(w: Words, deal: dict[str, list[str]]) -> str:
 
 def _example_md(book: Book, ex: Example) -> list[str]:
     w = book.words
-    say = w.say
+
+    def say(*key: str, **values: object) -> str:
+        return _md(w.say(*key, **values))
+
     out = [f'<a id="{ex.anchor}"></a>', "", f"### {say('rulebook', 'example', id=ex.case.id)}", ""]
     if book.lang == "en":  # case titles are written in English only
-        out += [f"*{ex.case.title}*", ""]
+        out += [f"*{_md(ex.case.title)}*", ""]
     head = []
     if "dealer" in ex.setup:
-        head.append(say("rulebook", "dealer", seat=w.seat(ex.setup["dealer"])))
+        head.append(w.say("rulebook", "dealer", seat=w.seat(ex.setup["dealer"])))
     if "score" in ex.setup:
-        head.append(say("rulebook", "score_start", score=w.score(ex.setup["score"])))
+        head.append(w.say("rulebook", "score_start", score=w.score(ex.setup["score"])))
     if head:
-        out += ["; ".join(head), ""]
+        out += [_md("; ".join(head)), ""]
     out += [f"**{say('rulebook', 'deal')}**", ""]
-    out += [f"{i}. {deal_line(w, d)}" for i, d in enumerate(ex.deals, 1)]
+    out += [f"{i}. {_md(deal_line(w, d))}" for i, d in enumerate(ex.deals, 1)]
     out += ["", f"**{say('rulebook', 'actions')}**", ""]
     for i, (action, said) in enumerate(ex.lines, 1):
-        out.append(f"{i}. {action}" + (f" \u2014 {'; '.join(said)}" if said else ""))
+        out.append(f"{i}. {_md(action)}" + (f" \u2014 {_md('; '.join(said))}" if said else ""))
     final = ex.final
     winner = w.side(final["winner"]) if final["winner"] else w.say("words", "nobody")
-    out += [
-        "",
-        f"**{say('rulebook', 'outcome')}:** {say('audit', 'final', score=w.score(final['score']), winner=winner)}",
-        "",
-    ]
+    outcome = _md(w.say("audit", "final", score=w.score(final["score"]), winner=winner))
+    out += ["", f"**{say('rulebook', 'outcome')}:** {outcome}", ""]
     return out

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import html
 from collections import defaultdict
 
+from ..present import escape
 from ..rules.model import Clause, thaw
 from .htmlpage import document, notation, prose
 from .i18n import clarification_words, clause_words, decision_words, error_when_words, error_words, ruleset_words
@@ -27,7 +27,7 @@ td,th{border:1px solid #e6d9c3;padding:.25rem .5rem;text-align:left;vertical-ali
 def page(book: Book) -> str:
     rules, w, lang = book.rules, book.words, book.lang
     say = w.say
-    e = html.escape
+    e = escape.html
     rtitle, rsummary = ruleset_words(rules, lang)
     parts = [
         f"<h1>{e(say('rulebook', 'title', title=rtitle))}</h1>",
@@ -63,7 +63,7 @@ def page(book: Book) -> str:
 
 def _contents(book: Book) -> list[str]:
     w, lang, say = book.words, book.lang, book.words.say
-    e = html.escape
+    e = escape.html
     parts = [f"<nav><h2>{e(say('rulebook', 'contents'))}</h2><ul>"]
     for sec, clauses in sections_of(book.rules):
         parts.append(f'<li><a href="#{anchor("section", sec)}">§{e(sec)} {e(section_title(w, sec))}</a><ul>')
@@ -80,7 +80,7 @@ def _contents(book: Book) -> list[str]:
 def _clause_html(book: Book, c: Clause, codes: list[str]) -> str:
     """One clause's article: its text, then a line of where it comes from and what refers to it."""
     rules, say, lang = book.rules, book.words.say, book.lang
-    e = html.escape
+    e = escape.html
     title, text = clause_words(c, lang)
     # The clause that binds the deck defines how a card is written: its codes are the notation, not cards in play.
     body = notation(text, rules) if c.rule == "deck" else prose(text, rules)
@@ -109,7 +109,7 @@ def _clause_html(book: Book, c: Clause, codes: list[str]) -> str:
 
 def _clarifications_html(book: Book) -> list[str]:
     rules, say, lang = book.rules, book.words.say, book.lang
-    e = html.escape
+    e = escape.html
     parts = [f'<section id="clarifications"><h2>{e(say("rulebook", "clarifications"))}</h2>']
     for k in rules.clarifications:
         title, ruling, reason = clarification_words(k, lang)
@@ -127,7 +127,7 @@ def _clarifications_html(book: Book) -> list[str]:
 def _errors_html(book: Book) -> list[str]:
     """The error codes in their order of precedence; their conditions speak of strings on the wire, left as written."""
     rules, say, lang = book.rules, book.words.say, book.lang
-    e = html.escape
+    e = escape.html
     parts = [
         f'<section id="errors"><h2>{e(say("rulebook", "errors"))}</h2><table>',
         f"<tr><th>{e(say('rulebook', 'error_code'))}</th><th></th><th>{e(say('rulebook', 'acts'))}</th>"
@@ -150,7 +150,7 @@ def _errors_html(book: Book) -> list[str]:
 def _example_html(book: Book, ex: Example) -> str:
     rules, w = book.rules, book.words
     say = w.say
-    e = html.escape
+    e = escape.html
     head = []
     if "dealer" in ex.setup:
         head.append(say("rulebook", "dealer", seat=w.seat(ex.setup["dealer"])))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Iterable
@@ -97,9 +96,10 @@ def write_files(outputs: Outputs, run: Run, vs: list[Verdict], jsonl: JsonlRepor
 
 def print_verdicts(fmt: str, run: Run, vs: list[Verdict]) -> None:
     from ..kit.reports import render_json, render_markdown, render_text
+    from .output import json_text
 
     if fmt == "json":
-        print(json.dumps(render_json(run, vs), indent=2, ensure_ascii=False))
+        sys.stdout.write(json_text(render_json(run, vs)))
     elif fmt == "markdown":
         sys.stdout.write(render_markdown(run, vs))
     else:

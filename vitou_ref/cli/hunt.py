@@ -302,7 +302,7 @@ def _save_fuzz_case(directory: str, d: Any, rules: Any, label: str, how: str) ->
     """The fixture of a divergence, its ids after every id the directory holds (nothing is overwritten)."""
     from ..hunt.fuzz import fixture_for
     from ..hunt.fuzzfixture import fixture_ids, next_number
-    from ..protocol.wire import printable
+    from ..present import escape
     from ..rules.yamlout import dump
 
     os.makedirs(directory, exist_ok=True)
@@ -311,7 +311,7 @@ def _save_fuzz_case(directory: str, d: Any, rules: Any, label: str, how: str) ->
         if ids is None:
             break
         path = os.path.join(directory, f"{ids[0]}.yaml")
-        text = f"# rerun: {printable(_rerun(label, rules.name, path), 2000)}\n" + dump(
+        text = f"# rerun: {escape.text(_rerun(label, rules.name, path), 2000)}\n" + dump(
             fixture_for(d, rules, ids, label, how=how), width=120
         )
         try:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterable
 from typing import Any
@@ -25,9 +24,9 @@ def check_status(ok: bool, codes: Iterable[str]) -> int:
 
 def json_text(obj: Any) -> str:
     """JSON as a command prints it: indented, and safe for a terminal."""
-    from ..protocol.wire import terminal_safe_json
+    from ..present.escape import json_dumps
 
-    return terminal_safe_json(json.dumps(obj, indent=2, ensure_ascii=False)) + "\n"
+    return json_dumps(obj, indent=2) + "\n"
 
 
 def print_json(obj: Any) -> None:

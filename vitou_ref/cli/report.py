@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from typing import TYPE_CHECKING
@@ -145,9 +144,10 @@ def _render(c: Comparison, fmt: str, page: str | None, rulebook: str | None) -> 
             print(f"vitou report: --rulebook: {rulebook} has no clause to link to", file=sys.stderr)
         return render_page(c, book)
     from ..kit import resultstext
+    from ..present.escape import json_dumps
 
     if fmt == "json":
-        return json.dumps(resultstext.render_json(c), indent=2, ensure_ascii=True) + "\n"
+        return json_dumps(resultstext.render_json(c), indent=2, ascii=True) + "\n"
     if fmt == "markdown":
         return resultstext.render_markdown(c)
     return resultstext.render_text(c)
@@ -156,6 +156,7 @@ def _render(c: Comparison, fmt: str, page: str | None, rulebook: str | None) -> 
 def report_diff(old: str, new: str, fmt: str, out: str | None, force: bool) -> int:
     """OLD against NEW case by case: exit 1 when a case that passed in OLD does not in NEW, 2 if one is incomplete."""
     from ..kit import resultsdiff
+    from ..present.escape import json_dumps
 
     if out is not None:
         problem = file_problem(out, "--output", overwrite_ok=True)
@@ -166,7 +167,7 @@ def report_diff(old: str, new: str, fmt: str, out: str | None, force: bool) -> i
     before, after = _read([old, new], force, "compared")
     d = resultsdiff.diff(before, after)
     if fmt == "json":
-        text = json.dumps(resultsdiff.render_json(d), indent=2, ensure_ascii=True) + "\n"
+        text = json_dumps(resultsdiff.render_json(d), indent=2, ascii=True) + "\n"
     else:
         text = resultsdiff.render_markdown(d) if fmt == "markdown" else resultsdiff.render_text(d)
     emit(text, out)

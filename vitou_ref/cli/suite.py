@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from ..rules.plurals import counted
 from .output import check_status, emit, print_json
@@ -86,8 +85,9 @@ def cmd_fixtures_export(args: argparse.Namespace) -> int:
 
 def fixtures_export(suite: str | None, output: str | None) -> int:
     from ..kit.export import export_suite
+    from ..present.escape import json_dumps
 
-    text = json.dumps(export_suite(suite), indent=1, ensure_ascii=False) + "\n"
+    text = json_dumps(export_suite(suite), indent=1) + "\n"  # a suite's texts come from its files
     emit(text, output)
     return 0
 

@@ -11,9 +11,10 @@ from ..engine.actions import Malformed, action_from_json
 from ..engine.match import Match
 from ..engine.tables import Tables
 from ..kit.compare import named_events, named_final, same_events, same_final, sides_of
+from ..present import escape
 from ..protocol.client import PROTOCOL_MINOR, as_spoken
 from ..protocol.server import _structural_code, run_case
-from ..protocol.wire import canonical, printable, same
+from ..protocol.wire import canonical, same
 from ..rules.cards import ALL_CARDS
 from ..rules.errors import IllegalAction
 
@@ -37,12 +38,12 @@ class Divergence:
     before: list[Case] = field(default_factory=list)  # what the process was sent before, in order
 
     def describe(self) -> str:
-        e = printable(json.dumps(self.expected, sort_keys=True, ensure_ascii=False), 600)
-        a = printable(json.dumps(self.actual, sort_keys=True, ensure_ascii=False), 600)
+        e = escape.text(json.dumps(self.expected, sort_keys=True, ensure_ascii=False), 600)
+        a = escape.text(json.dumps(self.actual, sort_keys=True, ensure_ascii=False), 600)
         action = ""
         if self.where.startswith("step "):
             raw = self.case.actions[int(self.where.split()[1]) - 1]
-            action = f" ({printable(json.dumps(raw, ensure_ascii=False), 200)})"
+            action = f" ({escape.text(json.dumps(raw, ensure_ascii=False), 200)})"
         return f"{self.where}{action}: expected {e}, got {a}"
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..kit.certify import ERRORED, FAILED, Certifier, HarnessError, Options
 from ..kit.suite import Suite, load_suite
+from ..present import escape
 from ..rules.plurals import counted
 from ..rules.registry import load_ruleset
 from .mutants import BY_NAME, MUTANTS, Mutant
@@ -217,7 +218,7 @@ def render_mutation(table: Table, markdown: bool = False) -> str:
     if markdown:
         lines.append("| " + " | ".join(head) + " |")
         lines.append("|" + "---|" * len(head))
-        lines += ["| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |" for cells in body]
+        lines += ["| " + " | ".join(escape.markdown(c) for c in cells) + " |" for cells in body]
     else:
         widths = [max(len(x) for x in col) for col in zip(head, *body)]
         lines.append("  ".join(h.ljust(w) for h, w in zip(head, widths)).rstrip())

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Iterator
 
-from ..protocol.wire import printable
+from ..present import escape
 from .comparison import INCOMPLETE, Comparison, Tally
 
 LABEL = "conformance"
@@ -25,7 +24,7 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 def badge(t: Tally, envelope: bool = False) -> dict[str, object]:
     """The endpoint document (schema/shields-endpoint.schema.json) of one tally."""
     what = "envelope" if envelope else t.ruleset.replace("/", " ")
-    message = printable(f"{t.passed}/{t.verdict.total} {what}", 80)
+    message = escape.text(f"{t.passed}/{t.verdict.total} {what}", 80)
     if t.status == INCOMPLETE:
         message += " (incomplete)"
     return {"schemaVersion": 1, "label": LABEL, "message": message, "color": COLORS.get(t.status, "red")}
@@ -70,6 +69,6 @@ def write_badges(directory: str, c: Comparison) -> list[str]:
     for name, doc in badges(c):
         path = os.path.join(directory, name)
         with open(path, "w", encoding="utf-8") as fh:
-            fh.write(json.dumps(doc, ensure_ascii=False) + "\n")
+            fh.write(escape.json_dumps(doc) + "\n")
         written.append(path)
     return written

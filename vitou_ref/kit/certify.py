@@ -8,9 +8,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..present import escape
 from ..protocol.client import PROTOCOL_MINOR, Client, Fault, offers_none
 from ..protocol.connection import DEFAULT_MAX_LINE, Connection
-from ..protocol.wire import printable
 from ..rules.plurals import counted
 from .compare import Difference, compare, shape_problem
 from .envelope import NONE, EnvelopeCase, judge_answer, judge_sentinel, sentinel
@@ -302,7 +302,7 @@ class Certifier:
             schema = "protocol/errored-response" if response.get("errored") is True else "protocol/run-response"
             broken = first_error(response, schema)
             if broken is not None:
-                why = f"the answer breaks the protocol schema: {printable(broken)}"
+                why = f"the answer breaks the protocol schema: {escape.text(broken, 300)}"
                 return CaseResult(case, ruleset, ERRORED, why, fault="schema")
         bad_shape = shape_problem(response, len(case.plain_actions), expect.errored)
         if bad_shape is not None:

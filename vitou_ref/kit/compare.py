@@ -6,8 +6,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from ..present import escape
 from ..protocol.client import PROTOCOL_MINOR, as_spoken
-from ..protocol.wire import canonical, printable, same
+from ..protocol.wire import canonical, same
 from ..rules.plurals import counted
 from .fixtures import Case, Expectation
 
@@ -38,7 +39,7 @@ class Difference:
 
 def _j(value: Any) -> str:
     # What an implementation sent is shown escaped and cut: it may hold anything.
-    return printable(json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True), 600)
+    return escape.text(json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True), 600)
 
 
 def _action_text(a: Any) -> str:
@@ -125,7 +126,7 @@ def shape_problem(response: Any, n_actions: int, errored_expected: bool = False)
     if errored_expected:
         return None
     if response.get("errored") is True:
-        return f"the implementation reported an error: {printable(response.get('message'))}"
+        return f"the implementation reported an error: {escape.text(response.get('message'), 300)}"
     for key in ("legal", "steps", "final"):
         if key not in response:
             return f"the response has no '{key}'"

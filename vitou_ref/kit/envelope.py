@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..present import escape
 from ..protocol import wire as _wire
 from ..rules.errors import InputError
 from ..rules.model import freeze, thaw
@@ -56,7 +57,7 @@ class Line:
         if self.kind == "fill":
             return f"a line of {self.value['size']:,} bytes starting {self.value['head']!r}"
         text = self.value if self.kind != "json" else json.dumps(thaw(self.value), separators=(",", ":"))
-        return f"{self.kind} {_wire.printable(str(text), 100)}"
+        return f"{self.kind} {escape.text(str(text), 100)}"
 
 
 def _named(value: Any, ruleset: str) -> Any:
@@ -165,10 +166,10 @@ def judge_answer(line: Line, raw: bytes | None, index: int) -> str | None:
 
 def _errored_problem(where: str, got: Mapping[str, Any]) -> str | None:
     if got.get("errored") is not True:
-        return f"{where}: expected an errored answer, got {_wire.printable(_wire.dumps(got), 200)}"
+        return f"{where}: expected an errored answer, got {escape.text(_wire.dumps(got), 200)}"
     message = got.get("message")
     if not isinstance(message, str):
-        return f"{where}: an errored answer's message is a string; got {_wire.printable(_wire.dumps(message), 60)}"
+        return f"{where}: an errored answer's message is a string; got {escape.text(_wire.dumps(message), 60)}"
     if len(message) > MAX_MESSAGE:
         return f"{where}: an errored answer's message is at most {MAX_MESSAGE} characters; got {len(message)}"
     return None
@@ -177,24 +178,24 @@ def _errored_problem(where: str, got: Mapping[str, Any]) -> str | None:
 def _steps_problem(where: str, got: Mapping[str, Any], want: Sequence[str]) -> str | None:
     steps = got.get("steps")
     if not isinstance(steps, list) or len(steps) != len(want):
-        steps_text = _wire.printable(_wire.dumps(steps), 200)
+        steps_text = escape.text(_wire.dumps(steps), 200)
         return f"{where}: expected {counted(len(want), 'step', 'steps')}, got {steps_text}"
     for k, (step, expected) in enumerate(zip(steps, want, strict=True)):
         ok = isinstance(step, dict) and step.get("ok") is True
         code = step.get("error") if isinstance(step, dict) and step.get("ok") is False else None
         actual = "ok" if ok else code if isinstance(code, str) else None
         if actual != expected:
-            shown = _wire.printable(_wire.dumps(step), 120)
+            shown = escape.text(_wire.dumps(step), 120)
             return f"{where}, step {k + 1}: expected {expected}, got {shown}"
     return None
 
 
 def _shown_raw(raw: bytes) -> str:
-    return _wire.printable(raw[:400].decode("utf-8", errors="replace"), 100)
+    return escape.text(raw[:400].decode("utf-8", errors="replace"), 100)
 
 
 def _shown_seq(got: Mapping[str, Any]) -> str:
-    return _wire.printable(_wire.dumps(got["seq"]), 40) if "seq" in got else "none"
+    return escape.text(_wire.dumps(got["seq"]), 40) if "seq" in got else "none"
 
 
 def judge_sentinel(raw: bytes, seq: int) -> str | None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import html
-import json
 import os
 import re
 import urllib.parse
@@ -12,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._version import __version__
-from ..protocol.wire import printable, terminal_safe_json
+from ..present import escape
 from ..rules.plurals import counted
 from .certify import PASSED, SKIPPED, XFAIL
 from .comparison import Comparison, Entrant, Group, Tally
@@ -88,7 +86,7 @@ def rulebook(path: str, page: str | None) -> Rulebook | None:
 
 def _e(text: Any, limit: int = 300) -> str:
     """Untrusted text, made printable, cut, and escaped for HTML text and attributes alike."""
-    return html.escape(printable(text, limit), quote=True)
+    return escape.html(text, limit)
 
 
 def _rate(ab: tuple[int, int] | None) -> str:
@@ -155,7 +153,7 @@ def render_page(c: Comparison, book: Rulebook | None = None) -> str:
 def _header(c: Comparison, book: Rulebook | None) -> str:
     suites = ", ".join(short_hash(h) for h in c.suite_hashes)
     linked = (
-        f' Clause ids link to <a href="{html.escape(book.href)}">the rulebook</a>.'
+        f' Clause ids link to <a href="{escape.html(book.href)}">the rulebook</a>.'
         if book
         else " (Give --rulebook FILE, or put rulebook.html beside this page, for clause ids that link to the rules.)"
     )
@@ -246,7 +244,7 @@ def _group(g: Group, gi: int, book: Rulebook | None, ids: _Ids, index: Mapping[s
 
 def _clause(clause: str, book: Rulebook | None) -> str:
     href = book.link(clause) if book else None
-    return f'<a href="{html.escape(href)}">{_e(clause, 80)}</a>' if href else _e(clause, 80)
+    return f'<a href="{escape.html(href)}">{_e(clause, 80)}</a>' if href else _e(clause, 80)
 
 
 def _differing(g: Group, gi: int, ids: _Ids, index: Mapping[str, int]) -> str:
@@ -307,7 +305,7 @@ def _failure(anchor: str, t: Tally, case: CaseLine) -> str:
         out.append(f"<p>First difference: <strong>{step}</strong>{action}: {_e(diff.get('what'), 200)}</p>")
         out.append('<div class="cmp">')
         for side in ("expected", "actual"):
-            out.append(f"<div><h4>{side}</h4><pre>{html.escape(_json(diff.get(side)))}</pre></div>")
+            out.append(f"<div><h4>{side}</h4><pre>{escape.html(_json(diff.get(side)), lines=True)}</pre></div>")
         out.append("</div>")
     if case.known:
         out.append(f"<p>Listed as a known failure: {_e(case.known, 600)}</p>")
@@ -321,10 +319,5 @@ def _failure(anchor: str, t: Tally, case: CaseLine) -> str:
 
 def _json(value: Any, compact: bool = False) -> str:
     """A value from a report as JSON text, safe to show: no raw control or surrogate characters, cut if long."""
-    text = json.dumps(value, ensure_ascii=False, indent=None if compact else 1, sort_keys=True)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate: shown escaped
-        text = json.dumps(value, ensure_ascii=True, indent=None if compact else 1, sort_keys=True)
-    text = terminal_safe_json(text)
+    text = escape.json_dumps(value, indent=None if compact else 1, sort_keys=True)
     return text if len(text) <= MAX_JSON else text[:MAX_JSON] + f"\n… cut: {len(text) - MAX_JSON} more characters"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from ..protocol.wire import printable
+from ..present import escape
 from ..rules.errors import InputError
 from ..rules.problems import Problem, pointer
 from .certify import ENVELOPE, SMOKE_IDS
@@ -76,7 +76,7 @@ def _at(report: Report, code: str, message: str, line: int | None, where: str = 
 
 
 def _ids(ids: Sequence[str]) -> str:
-    shown = ", ".join(printable(i, 40) for i in ids[:SHOWN])
+    shown = ", ".join(escape.text(i, 40) for i in ids[:SHOWN])
     return shown + (f" and {len(ids) - SHOWN} more" if len(ids) > SHOWN else "")
 
 
@@ -84,9 +84,7 @@ def _unnamed_rulesets(report: Report) -> Iterator[Problem]:
     named = set(report.rulesets)
     for case in report.cases:
         if case.ruleset not in named:
-            what = (
-                f"{printable(case.id, 40)} is run under {printable(case.ruleset, 60)}, which its header does not name"
-            )
+            what = f"{escape.text(case.id, 40)} is run under {escape.text(case.ruleset, 60)}, which its header does not name"
             yield _at(report, UNKNOWN, what, case.line, "/ruleset")
 
 
@@ -120,11 +118,11 @@ def _against_suite(report: Report, suite: Suite) -> Iterator[Problem]:
     for line in report.cases:
         case = known.get(line.id)
         if case is None:
-            what = f"{printable(line.id, 40)} is not a case of the suite its header claims"
+            what = f"{escape.text(line.id, 40)} is not a case of the suite its header claims"
             yield _at(report, UNKNOWN, what, line.line, "/id")
         elif (line.title, line.clauses) != (case.title, tuple(case.clauses)):
             where = "/title" if line.title != case.title else "/clauses"
-            what = f"{printable(line.id, 40)}'s {where[1:]} are not those of the case in the suite its header claims"
+            what = f"{escape.text(line.id, 40)}'s {where[1:]} are not those of the case in the suite its header claims"
             yield _at(report, ALTERED, what, line.line, where)
 
 
@@ -134,7 +132,7 @@ def _against_plan(report: Report, plan: Plan, whose: str, flagged: set[int | Non
     wanted.update({(ENVELOPE, i): None for i in envelope})
     for line in report.cases:
         if line.key not in wanted and line.line not in flagged:
-            what = f"{printable(line.id, 40)} under {printable(line.key[0], 60)} is not in {whose}"
+            what = f"{escape.text(line.id, 40)} under {escape.text(line.key[0], 60)} is not in {whose}"
             yield _at(report, UNKNOWN, what, line.line, "/id")
     if report.stopped is None:  # a run cut short lacks the rest by nature: it is said so, and flagged
         gone = [f"{i} ({n})" for n, i in wanted if (n, i) not in report.lines_of]
@@ -161,7 +159,7 @@ def _against_footer(report: Report) -> Iterator[Problem]:
         seen.add(key)
         yield from _one_verdict(report, v, lines.get(key, []), where)
     for kind, name in lines.keys() - seen:
-        what = f"the footer gives no verdict on the {len(lines[(kind, name)])} cases of {printable(name, 60)}"
+        what = f"the footer gives no verdict on the {len(lines[(kind, name)])} cases of {escape.text(name, 60)}"
         yield _at(report, COUNTS, what, report.footer_line, "/verdicts")
 
 
@@ -181,16 +179,16 @@ def _one_verdict(report: Report, v: Mapping[str, Any], cases: list[CaseLine], wh
     counts: dict[str, int] = {}
     for case in cases:
         counts[case.outcome] = counts.get(case.outcome, 0) + 1
-    name = "the envelope" if v["kind"] == ENVELOPE else printable(v["ruleset"], 60)
+    name = "the envelope" if v["kind"] == ENVELOPE else escape.text(v["ruleset"], 60)
     said = {k: n for k, n in v["counts"].items() if n}
     if v["total"] != len(cases) or said != counts:
         what = f"the footer counts {v['total']} cases of {name} ({_counts(said)}); its lines hold {len(cases)} ({_counts(counts)})"
         yield _at(report, COUNTS, what, report.footer_line, where)
     status = tallied(v["ruleset"], counts, len(cases), {}, {}, kind=v["kind"]).status
     if v["status"] != status:
-        what = f"the footer's verdict on {name} is {printable(v['status'], 40)}; its case lines give {status}"
+        what = f"the footer's verdict on {name} is {escape.text(v['status'], 40)}; its case lines give {status}"
         yield _at(report, VERDICT, what, report.footer_line, where + "/status")
 
 
 def _counts(counts: Mapping[str, int]) -> str:
-    return ", ".join(f"{n} {printable(k, 20)}" for k, n in sorted(counts.items())) or "none"
+    return ", ".join(f"{n} {escape.text(k, 20)}" for k, n in sorted(counts.items())) or "none"

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import shlex
-import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from typing import IO, Any
 
 from .._version import __version__
-from ..protocol.wire import printable
+from ..present import escape
 from ..rules.files import create_new, still_there, write_file
 from ..rules.model import Ruleset
 from .certify import ENVELOPE, ERRORED, FAILED, SKIPPED, XFAIL, XPASS, CaseResult, Run
@@ -34,8 +32,8 @@ class JsonlReport:
         if self.failed is not None:
             return
         try:
-            # ensure_ascii: whatever an implementation sent, each line is plain ASCII JSON.
-            self.fh.write(json.dumps(obj, ensure_ascii=True, separators=(",", ":")) + "\n")
+            # ascii: whatever an implementation sent, each line is plain ASCII JSON.
+            self.fh.write(escape.json_dumps(obj, ascii=True, separators=(",", ":")) + "\n")
             self.fh.flush()
         except OSError as exc:
             self.failed = exc.strerror or str(exc)
@@ -100,42 +98,33 @@ def write_junit(path: str, run: Run, vs: list[Verdict], *, force: bool = False) 
 
 
 def junit_xml(run: Run, vs: list[Verdict]) -> bytes:
-    suites = ET.Element("testsuites", name="vitou certify")
+    """JUnit XML, written as text: every text in it escaped by ``escape.xml``, so it is always well-formed XML 1.0."""
+    x = escape.xml
+    out = ['<?xml version="1.0" encoding="utf-8"?>', '<testsuites name="vitou certify">']
     for v in vs:
         results = run.envelope() if v.kind == ENVELOPE else run.for_ruleset(v.ruleset)
-        ts = ET.SubElement(
-            suites,
-            "testsuite",
-            name=ENVELOPE if v.kind == ENVELOPE else v.ruleset,
-            tests=str(len(results)),
-            failures=str(v.counts.get(FAILED, 0) + v.counts.get(XPASS, 0)),
-            errors=str(v.counts.get(ERRORED, 0)),
-            skipped=str(v.counts.get(SKIPPED, 0) + v.counts.get(XFAIL, 0)),
-            time=f"{sum(r.seconds for r in results):.4f}",
+        failures = v.counts.get(FAILED, 0) + v.counts.get(XPASS, 0)
+        skipped = v.counts.get(SKIPPED, 0) + v.counts.get(XFAIL, 0)
+        out.append(
+            f'<testsuite name="{x(ENVELOPE if v.kind == ENVELOPE else v.ruleset)}" tests="{len(results)}" '
+            f'failures="{failures}" errors="{v.counts.get(ERRORED, 0)}" skipped="{skipped}" '
+            f'time="{sum(r.seconds for r in results):.4f}">'
         )
         for r in results:
-            tc = ET.SubElement(
-                ts,
-                "testcase",
-                classname=f"{v.ruleset}.{r.case.group}",
-                name=_xml(f"{r.case.id} {r.case.title}"),
-                time=f"{r.seconds:.4f}",
+            reason = r.reason or ""
+            out.append(
+                f'<testcase classname="{x(f"{v.ruleset}.{r.case.group}")}" name="{x(f"{r.case.id} {r.case.title}")}" '
+                f'time="{r.seconds:.4f}">'
             )
-            reason = _xml(r.reason or "")
-            if r.outcome in (FAILED, XPASS):
-                el = ET.SubElement(tc, "failure", message=reason[:500])
-                el.text = reason
-            elif r.outcome == ERRORED:
-                el = ET.SubElement(tc, "error", message=reason[:500])
-                el.text = reason
+            if r.outcome in (FAILED, XPASS, ERRORED):
+                tag = "error" if r.outcome == ERRORED else "failure"
+                out.append(f'<{tag} message="{x(reason, 500)}">{x(reason, 100_000)}</{tag}>')
             elif r.outcome in (SKIPPED, XFAIL):
-                ET.SubElement(tc, "skipped", message=reason)
-    return bytes(ET.tostring(suites, encoding="utf-8", xml_declaration=True))
-
-
-def _xml(text: str) -> str:
-    # XML 1.0 cannot hold most control characters at all: they are shown escaped, never written raw.
-    return printable(text, 100_000)
+                out.append(f'<skipped message="{x(reason, 100_000)}"/>')
+            out.append("</testcase>")
+        out.append("</testsuite>")
+    out.append("</testsuites>")
+    return ("\n".join(out) + "\n").encode("utf-8")
 
 
 def save_failed(
@@ -164,7 +153,7 @@ def save_failed(
         rerun = f"vitou certify --impl {shlex.quote(impl_command)} --ruleset {r.ruleset} --suite {shlex.quote(path)}"
         key = "envelope" if r.section == ENVELOPE else "cases"
         doc = {"format": 1, "title": f"{r.case.id}, saved by vitou certify", key: [r.case.to_json()]}
-        head = f"# {r.outcome}: {printable(r.reason or '', 1000)}\n# rerun: {printable(rerun, 2000)}\n"
+        head = f"# {r.outcome}: {escape.text(r.reason or '', 1000)}\n# rerun: {escape.text(rerun, 2000)}\n"
         try:
             write_file(path, head + dump(doc, width=120, flow=False), force=force)
         except OSError as exc:

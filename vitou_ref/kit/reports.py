@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._version import __version__
-from ..protocol.wire import printable
+from ..present import escape
 from ..rules.model import Ruleset
 from ..rules.plurals import counted
 from .certify import ENVELOPE, ERRORED, FAILED, PASSED, SKIPPED, XFAIL, XPASS, CaseResult, Run
@@ -188,18 +188,18 @@ def render_text(run: Run, vs: list[Verdict]) -> str:
     impl = run.implementation or {}
     lines.append(
         f"implementation: {_field(impl, 'name')} {_field(impl, 'version')} ({_field(impl, 'language')}); "
-        f"protocol 1.{run.protocol_minor}; offers {printable(', '.join(run.offered), 500) or 'nothing'}"
+        f"protocol 1.{run.protocol_minor}; offers {escape.text(', '.join(run.offered), 500) or 'nothing'}"
     )
     cases = counted(len(run.suite.cases), "case", "cases")
     lines.append(f"suite: {cases}; {len(run.results)} run in {run.seconds:.2f}s")
     if run.restarts:
         lines.append(f"restarts: {run.restarts}")
     if run.fatal:
-        lines.append(f"stopped early: {run.fatal}")
+        lines.append(f"stopped early: {escape.text(run.fatal, 2000)}")
     for r in run.results:
         if r.outcome in (FAILED, ERRORED, XPASS):
-            lines.append(f"{r.label} {printable(r.case.id, 80)} [{r.ruleset}] {printable(r.case.title, 200)}")
-            lines.append(f"    {printable(r.reason or '', 2000)}")
+            lines.append(f"{r.label} {escape.text(r.case.id, 80)} [{r.ruleset}] {escape.text(r.case.title, 200)}")
+            lines.append(f"    {escape.text(r.reason or '', 2000)}")
             lines.append(f"    {r.case.source}:{r.case.line}")
     for v in vs:
         lines.append("")
@@ -221,7 +221,7 @@ def render_text(run: Run, vs: list[Verdict]) -> str:
 
 def _field(impl: Mapping[str, Any], key: str) -> str:
     value = impl.get(key)
-    return printable(value, 60) if isinstance(value, str) else "?"
+    return escape.text(value, 60) if isinstance(value, str) else "?"
 
 
 def attribution(run: Run, v: Verdict) -> str:
@@ -231,37 +231,33 @@ def attribution(run: Run, v: Verdict) -> str:
     other (not conformant, known failures, a smoke test).
     """
     impl = run.implementation or {}
-    name = " ".join(printable(impl.get(k), 60) for k in ("name", "version") if isinstance(impl.get(k), str))
+    name = " ".join(escape.text(impl.get(k), 60) for k in ("name", "version") if isinstance(impl.get(k), str))
     word = "certified" if v.certified else "tested"
-    return f"{word}: {name or 'an unnamed implementation'} ({printable(run.options.label, 200)})"
+    return f"{word}: {name or 'an unnamed implementation'} ({escape.text(run.options.label, 200)})"
 
 
 def render_markdown(run: Run, vs: list[Verdict]) -> str:
-    impl = run.implementation or {}
+    impl, md, code = run.implementation or {}, escape.markdown, escape.markdown_code
     what = "Smoke test" if run.options.smoke else "Certification" if all(v.certified for v in vs) else "Test"
-    out = [f"# {what} of {_md(_field(impl, 'name'))} {_md(_field(impl, 'version'))}", ""]
+    out = [f"# {what} of {md(_field(impl, 'name'))} {md(_field(impl, 'version'))}", ""]
     for v in vs:
-        out += [f"**{v.line()}**", ""]
+        out += [f"**{md(v.line())}**", ""]
         if v.kind == ENVELOPE:
             out += ["| envelope topic | cases passed |", "|---|---|"]
-            out += [f"| {t} | {a}/{b} |" for t, (a, b) in sorted(v.sections.items())]
+            out += [f"| {md(t)} | {a}/{b} |" for t, (a, b) in sorted(v.sections.items())]
             out.append("")
             continue
         out += ["| §section | cases passed |", "|---|---|"]
-        out += [f"| §{s} {v.section_title(s)} | {a}/{b} |" for s, (a, b) in sorted(v.sections.items())]
+        out += [f"| §{md(s)} {md(v.section_title(s))} | {a}/{b} |" for s, (a, b) in sorted(v.sections.items())]
         out += ["", "| clause | cases passed |", "|---|---|"]
-        out += [f"| `{c}` | {a}/{b} |" for c, (a, b) in sorted(v.clauses.items())]
+        out += [f"| {code(c)} | {a}/{b} |" for c, (a, b) in sorted(v.clauses.items())]
         out.append("")
     bad = [r for r in run.results if r.outcome in (FAILED, ERRORED, XPASS)]
     if bad:
         out += ["## Divergences", "", "| case | ruleset | outcome | first difference |", "|---|---|---|---|"]
-        out += [f"| {r.case.id} | {r.ruleset} | {r.outcome} | {_md(r.reason or '')} |" for r in bad]
+        out += [f"| {md(r.case.id)} | {md(r.ruleset)} | {r.outcome} | {md(r.reason or '', 2000)} |" for r in bad]
         out.append("")
     return "\n".join(out)
-
-
-def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def render_json(run: Run, vs: list[Verdict]) -> dict[str, Any]:

@@ -8,7 +8,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..protocol.wire import MAX_DEPTH, WireError, loads, printable
+from ..present import escape
+from ..protocol.wire import MAX_DEPTH, WireError, loads
 from ..rules.errors import InputError, UnknownRuleset
 from ..rules.problems import Problem, pointer
 from .certify import ENVELOPE, ERRORED, FAILED, PASSED, SKIPPED, XFAIL, XPASS
@@ -77,7 +78,7 @@ class Report:
     def _impl(self, key: str) -> str:
         impl = self.header.get("implementation")
         value = impl.get(key) if isinstance(impl, dict) else None
-        return printable(value, 80) if isinstance(value, str) and value else "?"
+        return escape.text(value, 80) if isinstance(value, str) and value else "?"
 
     @property
     def name(self) -> str:
@@ -94,7 +95,7 @@ class Report:
     @property
     def command(self) -> str:
         command = self.header.get("command")
-        return printable(command, 300) if isinstance(command, str) else ""
+        return escape.text(command, 300) if isinstance(command, str) else ""
 
     @property
     def suite_hash(self) -> str | None:
@@ -139,7 +140,7 @@ class Report:
             return f"no footer{cut}: the run was interrupted after {len(self.cases)} results"
         fatal = self.footer.get("fatal")
         if not self.footer.get("verdicts") and isinstance(fatal, str):
-            return f"the run stopped ({printable(fatal, 200)}) after {len(self.cases)} results"
+            return f"the run stopped ({escape.text(fatal, 200)}) after {len(self.cases)} results"
         return None
 
     def notice(self) -> Problem | None:
@@ -232,18 +233,18 @@ def _read_bytes(path: str) -> bytes:
 def _not_json(path: str, number: int, exc: WireError, first: bool) -> Problem:
     if first:
         return Problem("REPORT_NOT_VITOU", f"{_NOT_A_REPORT}: {exc.message}", path, number)
-    return Problem("REPORT_NOT_JSON", f"the line is not JSON: {printable(exc.message, 200)}", path, number)
+    return Problem("REPORT_NOT_JSON", f"the line is not JSON: {escape.text(exc.message, 200)}", path, number)
 
 
 def _header(value: Any, path: str, number: int) -> dict[str, Any]:
     if isinstance(value, dict) and value.get("type") == "footer" and isinstance(value.get("fatal"), str):
-        why = printable(value["fatal"], 300)
+        why = escape.text(value["fatal"], 300)
         raise InputError([Problem("REPORT_NO_RUN", f"the run never started: {why}", path, number)])
     harness = value.get("harness") if isinstance(value, dict) else None
     if not (isinstance(value, dict) and value.get("type") == "header" and isinstance(harness, dict)):
         raise InputError([Problem("REPORT_NOT_VITOU", f"{_NOT_A_REPORT}: the first line is no header", path, number)])
     if harness.get("name") != HARNESS:
-        got = printable(harness.get("name"), 80)
+        got = escape.text(harness.get("name"), 80)
         raise InputError([Problem("REPORT_NOT_VITOU", f"{_NOT_A_REPORT}: written by {got}", path, number)])
     wrong = _wrong_header_fields(value)
     if wrong is not None:
@@ -291,13 +292,13 @@ def _add(report: Report, value: Any, number: int) -> None:
         report.footer_line = number
         return
     if kind != "case":
-        what = "a header again" if kind == "header" else f"a line of unknown type {printable(kind, 40)}"
+        what = "a header again" if kind == "header" else f"a line of unknown type {escape.text(kind, 40)}"
         what = what if isinstance(value, dict) else "a line that is not a JSON object"
         raise InputError([Problem("REPORT_MALFORMED", what, path, number, path="/type")])
     case = _case(value, path, number)
     first = report.lines_of.setdefault(case.key, number)
     if first != number:
-        what = f"{printable(case.id, 60)} under {printable(case.key[0], 60)} again (first on line {first})"
+        what = f"{escape.text(case.id, 60)} under {escape.text(case.key[0], 60)} again (first on line {first})"
         raise InputError([Problem("REPORT_DUPLICATE_CASE", what, path, number)])
     report.cases.append(case)
 
@@ -343,11 +344,11 @@ def short_hash(value: str | None) -> str:
     if not value:
         return "none (a report of an older vitou)"
     algorithm, _, digits = value.partition(":")
-    return f"{printable(algorithm, 10)}:{printable(digits[:12], 12)}" if digits else printable(value[:19], 19)
+    return f"{escape.text(algorithm, 10)}:{escape.text(digits[:12], 12)}" if digits else escape.text(value[:19], 19)
 
 
 def _full(value: str | None) -> str:
-    return printable(value, 100) if value else "none (a report of an older vitou)"
+    return escape.text(value, 100) if value else "none (a report of an older vitou)"
 
 
 def mismatches(reports: Iterable[Report], doing: str = "merged") -> Iterator[Problem]:
@@ -370,7 +371,7 @@ def mismatches(reports: Iterable[Report], doing: str = "merged") -> Iterator[Pro
             if seen.spec.get(name) != content:
                 yield Problem(
                     "REPORT_OTHER_SPEC",
-                    f"its {printable(name, 60)} is {_full(content)}, that of {seen.path} is "
+                    f"its {escape.text(name, 60)} is {_full(content)}, that of {seen.path} is "
                     f"{_full(seen.spec.get(name))}: results under different rules are not {doing}",
                     r.path,
                     1,

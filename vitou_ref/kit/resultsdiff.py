@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..protocol.wire import printable
+from ..present import escape
 from ..rules.plurals import counted
 from .results import CaseLine, Report
 
@@ -80,7 +80,7 @@ def _who(r: Report) -> str:
 
 
 def _where(c: Change) -> str:
-    return f"{printable(c.key[0], 60)} {printable(c.key[1], 40)}"
+    return f"{escape.text(c.key[0], 60)} {escape.text(c.key[1], 40)}"
 
 
 def render_text(d: Diff) -> str:
@@ -89,9 +89,9 @@ def render_text(d: Diff) -> str:
         changes = d.of_kind(kind)
         out.append(f"{kind}: {len(changes)}")
         for c in changes:
-            out.append(f"  {_where(c)}  {c.outcomes()}  {printable(c.case.title, 100)}")
+            out.append(f"  {_where(c)}  {c.outcomes()}  {escape.text(c.case.title, 100)}")
             if c.new is not None and c.new.reason and not c.new.passed:
-                out.append(f"      {printable(c.new.reason, 600)}")
+                out.append(f"      {escape.text(c.new.reason, 600)}")
     out.append(_last_line(d))
     return "\n".join(out) + "\n"
 
@@ -108,7 +108,7 @@ def _last_line(d: Diff) -> str:
 
 def render_markdown(d: Diff) -> str:
     def md(text: str, limit: int) -> str:
-        return printable(text, limit).replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;")
+        return escape.markdown(text, limit)
 
     out = ["# Vitou results compared", "", f"- OLD {md(_who(d.old), 400)}", f"- NEW {md(_who(d.new), 400)}", ""]
     out += [f"**{md(_last_line(d), 400)}**", ""]

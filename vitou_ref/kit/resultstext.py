@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .._version import __version__
-from ..protocol.wire import printable
+from ..present import escape
 from ..rules.plurals import counted
 from .comparison import Comparison, Entrant, Group, Tally
 from .results import CaseLine, short_hash
@@ -32,7 +32,7 @@ def _table(rows: Sequence[Sequence[str]], indent: str = "  ") -> list[str]:
 
 
 def _cut(text: str, limit: int) -> str:
-    return printable(text, limit)
+    return escape.text(text, limit)
 
 
 # ------------------------------------------------------------------ text
@@ -97,7 +97,7 @@ def _text_group(g: Group) -> list[str]:
 
 
 def _md(text: str, limit: int = 300) -> str:
-    return printable(text, limit).replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace("`", "\\`")
+    return escape.markdown(text, limit)
 
 
 def render_markdown(c: Comparison) -> str:
@@ -136,7 +136,9 @@ def _md_group(g: Group) -> list[str]:
         out += ["| clause | " + " | ".join(_md(n) for n in names) + " |", "|---|" + "---|" * len(names)]
         for section, clause, by in clauses:
             out.append(
-                f"| §{_md(section, 8)} `{_md(clause, 60)}` | " + " | ".join(_ratio(by.get(k)) for k in keys) + " |"
+                f"| §{_md(section, 8)} {escape.markdown_code(clause, 60)} | "
+                + " | ".join(_ratio(by.get(k)) for k in keys)
+                + " |"
             )
         out.append("")
     return out

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..present import escape
 from . import wire as _wire
 from .connection import DEFAULT_MAX_LINE, Connection, Fault
 
@@ -59,7 +60,7 @@ def handshake_problem(hello: Any, validate: bool = False) -> str | None:
 
         broken = first_error(hello, "protocol/start-response")
         if broken is not None:
-            return f"breaks the protocol schema: {_wire.printable(broken)}"
+            return f"breaks the protocol schema: {escape.text(broken, 300)}"
     return None
 
 
@@ -72,7 +73,7 @@ def offers_none(asked: Sequence[str], offered: Sequence[str]) -> str | None:
     """
     if not asked or any(name in offered for name in asked):
         return None
-    shown = _wire.printable(", ".join(offered), 500) if offered else "none"
+    shown = escape.text(", ".join(offered), 500) if offered else "none"
     return (
         f"the implementation offers none of the rulesets asked: asked {', '.join(asked)}; "
         f"its answer to start offers {shown}"
@@ -108,12 +109,12 @@ def _kind(value: Any) -> str:
 def _shown(value: Any) -> str:
     if isinstance(value, (dict, list)):
         return _kind(value)
-    return _wire.printable(_wire.dumps(value), 60)
+    return escape.text(_wire.dumps(value), 60)
 
 
 def describe_line(raw: bytes, limit: int = 120) -> str:
     """A line from the peer, shown safely: decoded leniently, control characters escaped, cut short."""
-    return _wire.printable(raw[: limit * 4].decode("utf-8", errors="replace"), limit)
+    return escape.text(raw[: limit * 4].decode("utf-8", errors="replace"), limit)
 
 
 class Client:

@@ -12,8 +12,8 @@ import time
 from collections import deque
 from collections.abc import Sequence
 
+from ..present import escape
 from . import supervise as _supervise
-from .wire import printable
 
 DEFAULT_MAX_LINE = 8 * 1024 * 1024
 STDERR_KEEP = 64 * 1024
@@ -267,13 +267,13 @@ class Connection:
             what = "closed its output before answering, and is still running"
         plain = f"the implementation {what}" + (f" (exit status {code})" if code is not None else "")
         tail = self.stderr_tail(400).strip()
-        return Fault("exited", plain + (f"; stderr: {printable(tail, 400)}" if tail else ""), plain)
+        return Fault("exited", plain + (f"; stderr: {escape.text(tail, 400)}" if tail else ""), plain)
 
 
 def _lines(text: str, most: int, last: bool) -> list[str]:
     lines = [line for line in text.splitlines() if line.strip()]
     cut = lines[-most:] if last else lines[:most]
-    shown = [f"    {printable(line.rstrip(), SHOWN_WIDTH)}" for line in cut]
+    shown = [f"    {escape.text(line.rstrip(), SHOWN_WIDTH)}" for line in cut]
     if len(lines) > most:
         shown = ["    ...", *shown] if last else [*shown, "    ..."]
     return shown

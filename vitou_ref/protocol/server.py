@@ -12,9 +12,10 @@ from ..engine.actions import Malformed, action_from_json
 from ..engine.events import Event
 from ..engine.match import Match
 from ..engine.tables import Tables, tables_for
+from ..present import escape
 from ..rules.errors import IllegalAction, SetupError
 from ..rules.model import Ruleset
-from .wire import WireError, dumps, is_int, loads, printable
+from .wire import WireError, dumps, is_int, loads
 
 PROTOCOL = 1
 PROTOCOL_MINOR = 1  # protocol 1.1: the hand reason "void" (docs/protocol.md, Versions)
@@ -144,7 +145,7 @@ def _got(req: Mapping[str, Any], key: str) -> str:
 
 def _errored(seq: int | None, message: str) -> dict[str, Any]:
     # Messages carry text from the peer: escape it and bound it, so an answer stays one short line.
-    return errored(seq, printable(message, MAX_MESSAGE))
+    return errored(seq, escape.text(message, MAX_MESSAGE))
 
 
 def _internal(seq: int | None, exc: Exception) -> dict[str, Any]:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from typing import Any
+
+from ..present import escape
 
 MAX_DEPTH = 64  # far deeper than any protocol message (an event's score sits at depth 5)
 _BOM = "\ufeff"
@@ -37,7 +38,7 @@ def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     if len(obj) != len(pairs):
         seen: set[str] = set()
         twice = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
-        raise WireError("json", f"the key {printable(twice, 40)!r} appears twice in one object")
+        raise WireError("json", f"the key {escape.text(twice, 40)!r} appears twice in one object")
     return obj
 
 
@@ -118,36 +119,3 @@ def same(a: Any, b: Any) -> bool:
 def is_int(value: Any) -> bool:
     """A JSON integer: a Python int that is not a bool (``1.0`` and ``true`` are not integers)."""
     return type(value) is int
-
-
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
-
-
-def printable(text: Any, limit: int = 300) -> str:
-    """Text from outside made safe to show in a terminal, a report or a YAML comment.
-
-    Control characters (terminal escapes, NUL, carriage returns, and
-    newlines too) become visible escapes, so nothing copied from a peer can
-    draw a line of its own; the result is cut to ``limit`` characters.
-    """
-    s = text if isinstance(text, str) else repr(text)
-    s = s.replace("\n", "\\n")
-    s = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", s)
-    s = "".join(ch if not 0xD800 <= ord(ch) <= 0xDFFF else "\\ufffd" for ch in s) if _has_surrogate(s) else s
-    return s if len(s) <= limit else s[: max(0, limit - 3)] + "..."
-
-
-def _has_surrogate(s: str) -> bool:
-    try:
-        s.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
-
-
-_RAW_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029]")
-
-
-def terminal_safe_json(text: str) -> str:
-    """JSON text with the characters ``json`` leaves raw but a terminal obeys (DEL, C1, line separators) escaped."""
-    return _RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping
 from typing import Any
 
+from ..present import escape
 from .compare import Chart, charts, rows
 from .plot import colour
 from .textout import header
@@ -45,7 +45,7 @@ border-top:1px solid #eee}
 
 
 def _e(text: Any) -> str:
-    return html.escape(str(text), quote=True)
+    return escape.html(str(text))
 
 
 def page(rep: Mapping[str, Any]) -> str:

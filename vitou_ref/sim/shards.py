@@ -15,7 +15,8 @@ from typing import Any
 
 from .._version import __version__
 from ..engine.tables import Tables
-from ..protocol.wire import WireError, loads, printable
+from ..present import escape
+from ..protocol.wire import WireError, loads
 from ..rules.errors import InputError
 from ..rules.files import read_path
 from ..rules.problems import Problem, pointer
@@ -143,7 +144,7 @@ def save(result: Result, path: str, *, force: bool) -> None:
 
 
 def _problem(path: str, message: str, where: tuple[object, ...] = ()) -> InputError:
-    keys = [printable(k, 60) if isinstance(k, str) else k for k in where]  # a key from the file: cut and escaped
+    keys = [escape.text(k, 60) if isinstance(k, str) else k for k in where]  # a key from the file: cut and escaped
     return InputError([Problem("SIMULATION_MERGE", message, path, path=pointer(keys))])
 
 

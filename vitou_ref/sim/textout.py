@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..present import escape
 from .compare import rows
 
 
@@ -13,18 +14,18 @@ def ranges_text(ranges: list[list[int]]) -> str:
 
 
 def header(rep: Mapping[str, Any]) -> list[str]:
-    """What was played, by whom, and how the figures are made."""
-    names = [r["ruleset"] for r in rep["rulesets"]]
+    """What was played, by whom, and how the figures are made: names from a profile or a saved file shown escaped."""
+    names = [escape.text(r["ruleset"]) for r in rep["rulesets"]]
     timing = ""
     if rep["seconds"] is not None:
         timing = f"; {rep['seconds']:.1f} s, {rep['matches_per_second']:.0f} matches/s"
     lines = [
         f"{rep['matches']} matches of seed {rep['seed']} (matches {ranges_text(rep['ranges'])}) "
         f"under {' and '.join(names)}{timing}",
-        f"players: {rep['players']['described']}",
+        f"players: {escape.text(rep['players']['described'])}",
     ]
     if rep["merged_from"]:
-        lines.append(f"merged from: {', '.join(rep['merged_from'])}")
+        lines.append(f"merged from: {escape.text(', '.join(rep['merged_from']))}")
     if len(names) > 1:
         lines.append("each ruleset plays the same matches' seeds and players' seeds")
     m = rep["method"]
@@ -35,10 +36,13 @@ def header(rep: Mapping[str, Any]) -> list[str]:
 def render(rep: Mapping[str, Any]) -> str:
     """The whole text report."""
     table = rows(rep)
-    names = [r["ruleset"] for r in rep["rulesets"]]
+    names = [escape.text(r["ruleset"]) for r in rep["rulesets"]]
     heads = ["", *names]
     cells = [
-        [r.label, *(c + ("*" if 0 < i <= len(r.marks) and r.marks[i - 1] else "") for i, c in enumerate(r.cells))]
+        [
+            escape.text(r.label),
+            *(c + ("*" if 0 < i <= len(r.marks) and r.marks[i - 1] else "") for i, c in enumerate(r.cells)),
+        ]
         for r in table
     ]
     widths = [max(len(x[k]) for x in [heads, *cells]) for k in range(len(heads))]
@@ -50,7 +54,7 @@ def render(rep: Mapping[str, Any]) -> str:
     if len(names) > 1:
         out.append(line(heads))
     for r, c in zip(table, cells):
-        out.append(r.label + ":" if r.section else line(c))
+        out.append(escape.text(r.label) + ":" if r.section else line(c))
     if len(names) > 1:
         m = rep["method"]
         out += [
@@ -61,7 +65,7 @@ def render(rep: Mapping[str, Any]) -> str:
         ]
     out.append("")
     for r in rep["rulesets"]:
-        who = f" ({r['ruleset']})" if len(names) > 1 else ""
+        who = f" ({escape.text(r['ruleset'])})" if len(names) > 1 else ""
         out.append(
             f"hands per match{who}: median {r['hands_per_match']['median']:g}, "
             f"min {r['hands_per_match']['min']}, max {r['hands_per_match']['max']}; "
@@ -73,7 +77,7 @@ def render(rep: Mapping[str, Any]) -> str:
 
 
 def _dist(d: Mapping[str, int]) -> str:
-    return ", ".join(f"{k}: {v}" for k, v in d.items()) or "none"
+    return ", ".join(f"{escape.text(k)}: {v}" for k, v in d.items()) or "none"
 
 
 __all__ = ["header", "ranges_text", "render"]
