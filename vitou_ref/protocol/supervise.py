@@ -165,11 +165,8 @@ def _doomed(s: Supervised, procs: list[_Proc], sessions: set[int], groups: set[i
     for p in procs:
         if p.pid in (me, s.pid) or p.pid in others or p.zombie:
             continue
-        if p.pgrp in groups or p.session in sessions:
-            found.add(p.pid)
-        elif _orphan(s, p, me, mine):
-            found.add(p.pid)
-        elif p.start >= s.started and _has_token(p.pid, token):
+        in_run = p.pgrp in groups or p.session in sessions or _orphan(s, p, me, mine)
+        if in_run or (p.start >= s.started and _has_token(p.pid, token)):
             found.add(p.pid)
     # A descendant of the orphans found (an orphan's own children) goes too.
     stack = list(found)
