@@ -55,6 +55,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from chains import TRACE_VAR, chain_alive, end_chain
 
 import vitou_ref
 
@@ -185,6 +186,20 @@ EXPECTED: dict[str, dict[str, int]] = {
     "handshake_errored": UNUSABLE,  # an errored answer is not a handshake
     "bom_handshake": UNUSABLE,  # as bom: the strict client refuses the line
     "bad_utf8_handshake": UNUSABLE,  # as bad_utf8
+    # ---- round two: processes and resources (the limits each run is given are in LIMITED)
+    "fork_chain": OK,  # right answers; a chain that changes its pid every 2 ms must not outlive the run
+    "fork_chain_pgid": OK,  # the same in a process group of its own, in the implementation's session
+    "memory_balloon": WRONG,  # a CRASH under --limit-memory, never the harness's nor the machine's memory
+    "disk_filler": WRONG,  # a CRASH (SIGXFSZ) under --limit-file-size, the file no bigger than the limit
+    "fd_opener": WRONG,  # a CRASH under the default --limit-open-files (1024)
+    "cpu_spinner": WRONG,  # a CRASH under --limit-cpu (or a TIMEOUT, on a machine too busy to spin fast)
+}
+
+# ---- round two: the limits a resource mode runs under, as certify and fuzz spell them (the plugin: --vitou-...)
+LIMITED: dict[str, list[str]] = {
+    "memory_balloon": ["--limit-memory", "256M"],  # small: the test costs the machine little
+    "disk_filler": ["--limit-file-size", "8M"],  # the file, in the run's own directory, stops at 8 MiB
+    "cpu_spinner": ["--limit-cpu", "1"],
 }
 
 # ------------------------------------------------------------------ the runners
@@ -260,6 +275,15 @@ def reap(token: str, wait: float = REAP) -> list[str]:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, signal.SIGKILL)
     return [f"pid {pid}: {cmd}" for pid, cmd in sorted(left.items())]
+
+
+def chain_survivor(trace: Path) -> list[str]:
+    """A fork chain still forking after the run (a scan of /proc seldom sees a 2 ms pid), ended; [] if none."""
+    if not chain_alive(trace):
+        return []
+    group_session = trace.read_bytes().splitlines()[0].decode()
+    end_chain(trace)
+    return [f"a fork chain still forking after the run (group and session {group_session})"]
 
 
 # ------------------------------------------------------------------ one run
@@ -344,8 +368,10 @@ class Runs:
         workdir = self.base / f"{runner}-{mode}"
         workdir.mkdir()
         argv, cwd = RUNNERS[runner](_impl(mode), workdir)
+        argv += [a.replace("--", "--vitou-", 1) if runner == "plugin" else a for a in LIMITED.get(mode, [])]
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "VITOU_HOSTILE_"))}
         env[TOKEN_VAR] = token
+        env[TRACE_VAR] = str(workdir / "chain-trace")  # a fork chain's heartbeat: see chain_survivor
         env["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_ROOT, os.environ.get("PYTHONPATH")) if p)
         if runner == "plugin":
             env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # the plugin under test alone (and 2-3 s quicker)
@@ -372,7 +398,7 @@ class Runs:
                         proc.wait(timeout=wait)
                         break
             seconds = time.monotonic() - started
-        survivors = reap(token)
+        survivors = reap(token) + chain_survivor(workdir / "chain-trace")
         with self.lock:
             self.live.pop(token, None)
         outcome = Outcome(

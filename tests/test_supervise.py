@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from chains import TRACE_VAR, chain_alive, end_chain
 
 from vitou_ref.protocol.connection import Connection
 from vitou_ref.protocol.supervise import ENV_TOKEN
@@ -66,29 +66,6 @@ def _wait_for(needle: bytes, count: int, within: float) -> list[int]:
         time.sleep(0.02)
 
 
-def chain_alive(trace: Path, within: float = 0.3) -> bool:
-    """Whether the chain that writes ``trace`` still forks: the file grows."""
-    before = trace.stat().st_size if trace.exists() else 0
-    time.sleep(within)
-    return trace.exists() and trace.stat().st_size > before
-
-
-def end_chain(trace: Path) -> None:
-    """Kill a surviving chain through the group and session it wrote first (a test never leaves one running)."""
-    if not trace.exists():
-        return
-    pgrp, sid = (int(x) for x in trace.read_bytes().split(b"\n", 1)[0].split())
-    for _ in range(100):
-        with contextlib.suppress(OSError):
-            os.killpg(pgrp, signal.SIGKILL)
-        for name in os.listdir("/proc"):
-            with contextlib.suppress(OSError, IndexError, ValueError), open(f"/proc/{name}/stat", "rb") as fh:
-                if int(fh.read().rsplit(b")", 1)[1].split()[3]) == sid:
-                    os.kill(int(name), signal.SIGKILL)
-        if not chain_alive(trace, 0.05):
-            return
-
-
 @linux_only
 @pytest.mark.parametrize("mode", ["fork_chain", "fork_chain_pgid"])
 def test_a_fork_chain_never_outlives_its_connection_20_times_in_a_row(mode: str, tmp_path: Path) -> None:
@@ -99,7 +76,7 @@ def test_a_fork_chain_never_outlives_its_connection_20_times_in_a_row(mode: str,
     traces = [tmp_path / f"chain-{n}" for n in range(20)]
     try:
         for attempt, trace in enumerate(traces):
-            os.environ["VITOU_HOSTILE_TRACE"] = str(trace)
+            os.environ[TRACE_VAR] = str(trace)
             conn = Connection([sys.executable, str(HOSTILE), mode])
             try:
                 conn.open()
@@ -113,7 +90,7 @@ def test_a_fork_chain_never_outlives_its_connection_20_times_in_a_row(mode: str,
             if left or chain_alive(trace):
                 survivors[attempt] = left
     finally:
-        os.environ.pop("VITOU_HOSTILE_TRACE", None)
+        os.environ.pop(TRACE_VAR, None)
         for trace in traces:
             end_chain(trace)
     assert not survivors, f"{len(survivors)} connections of 20 left a process behind: {survivors}"
@@ -125,10 +102,10 @@ def test_the_zombies_a_fork_chain_leaves_are_reaped_while_it_runs(tmp_path: Path
     # and its exit left a zombie nobody reaped until the connection closed: 500 a second, each holding a pid
     # (32,768 pids on a default Linux), so a long fuzz run could leave the machine unable to fork.
     trace = tmp_path / "chain"
-    os.environ["VITOU_HOSTILE_TRACE"] = str(trace)
+    os.environ[TRACE_VAR] = str(trace)
     conn = Connection([sys.executable, str(HOSTILE), "fork_chain"])
     conn.open()
-    os.environ.pop("VITOU_HOSTILE_TRACE")
+    os.environ.pop(TRACE_VAR)
     try:
         conn.exchange(b'{"cmd":"start","protocol":1}\n', 30.0)
         time.sleep(2.0)  # about 1,000 generations

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shlex
 import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..kit.outputs import dir_problem, file_problem
+from ..kit.outputs import dir_problem, file_problem, taken_problem
 from ..rules.errors import InputError, UnknownRuleset
 from ..rules.plurals import counted
 from ..rules.problems import Problem
+from . import limits as _limits
 from . import options as _o
 from . import progress as _p
 
@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # what a run needs is imported when it starts: building the p
     from ..kit.reports import JsonlReport, Verdict
     from ..kit.suite import Suite
     from ..protocol.connection import Connection
+    from ..protocol.limits import Limits
     from ..rules.model import Ruleset
 
 
@@ -80,6 +81,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         metavar="FILE",
         help="a rules or profile file of your own: the bundled reference serves it, and reports cite its clauses",
     )
+    _limits.add_options(cert)
     cert.set_defaults(run=cmd_certify)
 
 
@@ -102,6 +104,7 @@ def cmd_certify(args: argparse.Namespace) -> int:
         save_failed=args.save_failed,
         force=args.force,
         progress=args.progress,
+        limits=_limits.from_args(args),
     )
 
 
@@ -166,6 +169,7 @@ def certify(
     save_failed: str | None,
     force: bool,
     progress: bool = False,
+    limits: Limits,
 ) -> int:
     from ..kit.certify import REFERENCE_COMMAND, Options
     from ..kit.suite import suite_rules_files
@@ -189,7 +193,7 @@ def certify(
     # The implementation starts while the suite loads: the two overlap.
     early: Connection | None = None
     try:
-        early = Connection(argv)
+        early = Connection(argv, limits=limits)
         early.open()
     except Fault:
         early = None  # reported, with its reason, when the run starts
@@ -205,6 +209,7 @@ def certify(
             start_timeout=start_timeout,
             max_restarts=max_restarts,
             validate_protocol=validate_protocol,
+            limits=limits,
         )
         _refuse_taken_names(plan, outputs)
         return _run(plan, options, early, outputs)
@@ -314,20 +319,11 @@ def _rules(names: list[str]) -> dict[str, Ruleset | None]:
 
 def _refuse_taken_names(plan: _Plan, outputs: _Outputs) -> None:
     """Saved cases replace nothing without --force: checked before the run, not found out at its end."""
-    directory = outputs.save_failed
-    if not directory or outputs.force:
-        return
-    taken = sorted(
-        f"{c.id}.yaml"
-        for cs in plan.cases.values()
-        for c in cs
-        if os.path.exists(os.path.join(directory, f"{c.id}.yaml"))
-    )
-    if taken:
-        raise _Refused(
-            f"--save-failed: {directory} already holds {', '.join(taken[:5])}"
-            f"{' ...' if len(taken) > 5 else ''}; give --force to replace them, or another directory"
-        )
+    if outputs.save_failed and not outputs.force:
+        names = [f"{c.id}.yaml" for cs in plan.cases.values() for c in cs]
+        problem = taken_problem(outputs.save_failed, names, "--save-failed")
+        if problem is not None:
+            raise _Refused(problem)
 
 
 def _run(plan: _Plan, options: Options, early: Connection | None, outputs: _Outputs) -> int:

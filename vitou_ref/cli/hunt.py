@@ -12,6 +12,7 @@ from typing import Any
 
 from ..kit import outputs as _out
 from ..rules.errors import OutputFailed
+from . import limits as _limits
 from . import options as _o
 from .output import print_json
 from .progress import HELP as PROGRESS_HELP
@@ -90,6 +91,7 @@ def _add_fuzz(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="share of illegal actions, in percent (default 12)",
     )
     fz.add_argument("--progress", action="store_true", help=PROGRESS_HELP)
+    _limits.add_options(fz)
     fz.set_defaults(run=cmd_fuzz)
 
 
@@ -187,6 +189,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         save=args.save,
         illegal=args.illegal,
         progress=args.progress,
+        limits=_limits.from_args(args),
     )
 
 
@@ -202,6 +205,7 @@ def fuzz(
     save: str,
     illegal: int,
     progress: bool,
+    limits: Any = None,  # a protocol.limits.Limits; None: the defaults
 ) -> int:
     import shlex
 
@@ -227,7 +231,9 @@ def fuzz(
     def note(matches: int, diverged: int) -> None:
         line.update(min(matches, examples), diverged)  # shrinking a divergence plays matches beyond the total
 
-    fuzzer = Fuzzer(rules, argv, timeout=timeout, start_timeout=start_timeout, illegal=illegal, progress=note)
+    fuzzer = Fuzzer(
+        rules, argv, timeout=timeout, start_timeout=start_timeout, illegal=illegal, progress=note, limits=limits
+    )
     try:
         with hypothesis_home():
             result = fuzzer.run(examples, seed, max_seconds)

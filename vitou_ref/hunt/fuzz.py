@@ -12,6 +12,7 @@ from typing import Any
 from ..engine.actions import Malformed, action_from_json
 from ..engine.tables import tables_for
 from ..protocol.client import PROTOCOL_MINOR, Client, Fault
+from ..protocol.limits import Limits
 from ..protocol.server import match_from_setup
 from ..rules.errors import IllegalAction
 from ..rules.model import Ruleset
@@ -66,7 +67,9 @@ class Fuzzer:
         illegal: int = 12,
         batch: int = 16,
         progress: Callable[[int, int], None] | None = None,  # (matches tried, divergences found: 0 or 1)
+        limits: Limits | None = None,  # None: the defaults
     ) -> None:
+        self.limits = limits if limits is not None else Limits()
         self.rules = rules
         self.t = tables_for(rules)
         self.argv = argv
@@ -87,7 +90,7 @@ class Fuzzer:
 
     def _open(self) -> Client:
         if self.client is None:
-            client = Client(self.argv, timeout=self.timeout, start_timeout=self.start_timeout)
+            client = Client(self.argv, timeout=self.timeout, start_timeout=self.start_timeout, limits=self.limits)
             hello = client.start()  # Fault, with the process ended, when it cannot be used
             if self.rules.name not in hello.rulesets:
                 client.kill()

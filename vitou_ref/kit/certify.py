@@ -10,6 +10,7 @@ from typing import Any
 
 from ..protocol.client import PROTOCOL_MINOR, Client, Fault
 from ..protocol.connection import DEFAULT_MAX_LINE, Connection
+from ..protocol.limits import Limits
 from ..protocol.wire import printable
 from ..rules.plurals import counted
 from .compare import Difference, compare, shape_problem
@@ -101,6 +102,7 @@ class Options:
     max_restarts: int = 3
     max_line: int = DEFAULT_MAX_LINE
     validate_protocol: bool = False
+    limits: Limits = field(default_factory=Limits)  # what each process of the implementation may use
 
 
 @dataclass
@@ -163,6 +165,7 @@ class Certifier:
             max_line=self.opt.max_line,
             validate=self.opt.validate_protocol,
             connection=conn,
+            limits=self.opt.limits,
         )
         try:
             hello = client.start()

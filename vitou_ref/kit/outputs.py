@@ -50,6 +50,17 @@ def dir_problem(path: str, option: str) -> str | None:
     return None
 
 
+def taken_problem(directory: str, names: list[str], option: str) -> str | None:
+    """Why files of these names cannot be written to ``directory`` without --force (some exist), or None."""
+    taken = sorted(n for n in names if os.path.exists(os.path.join(directory, n)))
+    if not taken:
+        return None
+    return (
+        f"{option}: {directory} already holds {', '.join(taken[:5])}"
+        f"{' ...' if len(taken) > 5 else ''}; give --force to replace them, or another directory"
+    )
+
+
 def write_new(path: str, text: str, *, force: bool) -> None:
     """Write ``text`` to ``path``; refuse (FileExistsError) to replace a file unless ``force``."""
     mode = "w" if force else "x"
