@@ -62,13 +62,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--vitou-max-restarts", type=int, default=3, metavar="N", help="restarts after a crash or hang (default 3)"
     )
-    from .protocol.limits import NO_NETWORK_HELP, OPTIONS  # the standard library only: every pytest run pays it
+    from ._limitoptions import NO_NETWORK_HELP, OPTIONS  # a leaf of the standard library: every pytest run pays it
 
     for name, _field, parse, metavar, text, default in OPTIONS:
         help_text = f"{text} (default {default}; none)"
-        group.addoption(
-            f"--vitou-{name}", type=_checked(parse), default=parse(default), metavar=metavar, help=help_text
-        )
+        group.addoption(f"--vitou-{name}", type=_checked(parse), default=default, metavar=metavar, help=help_text)
     group.addoption("--vitou-no-network", action="store_true", help=NO_NETWORK_HELP)
 
 
@@ -196,7 +194,8 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     except ValueError as exc:
         raise pytest.UsageError(f"--vitou-impl: {exc}") from None
     name = _ruleset_name(cfg)
-    from .protocol.limits import OPTIONS, Limits
+    from ._limitoptions import OPTIONS
+    from .protocol.limits import Limits
 
     values = {field: cfg.getoption(f"--vitou-{option}") for option, field, *_ in OPTIONS}
     options = Options(

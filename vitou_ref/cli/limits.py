@@ -24,16 +24,16 @@ def checked(parse: Callable[[str], int | None]) -> Callable[[str], int | None]:
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
-    from ..protocol.limits import NO_NETWORK_HELP, OPTIONS  # the standard library only: the parser stays cheap
+    from .._limitoptions import NO_NETWORK_HELP, OPTIONS  # the standard library only: the parser stays cheap
 
     group = parser.add_argument_group(
         "limits of the implementation", "a process that passes one is ended, and the case is a CRASH that names it"
     )
-    for name, _field, parse, metavar, text, default in OPTIONS:
+    for name, _field, parse, metavar, text, default in OPTIONS:  # argparse parses a default given as text
         group.add_argument(
             f"--{name}",
             type=checked(parse),
-            default=parse(default),
+            default=default,
             metavar=metavar,
             help=f"{text} (default {default}; none)",
         )
@@ -47,7 +47,7 @@ def from_values(values: dict[str, Any], no_network: bool, prefix: str = "--") ->
 
 
 def from_args(args: argparse.Namespace) -> Limits:
-    from ..protocol.limits import OPTIONS
+    from .._limitoptions import OPTIONS
 
     values = {field: getattr(args, name.replace("-", "_")) for name, field, *_ in OPTIONS}
     return from_values(values, args.no_network)
