@@ -10,8 +10,8 @@ no pid lasts. The harness finds them all on Linux:
   a reaper thread reaps their zombies while the run goes on;
 * every implementation is started with a token in its environment
   (``VITOU_SUPERVISOR``) that its children inherit;
-* when a connection ends, the harness ends, in rounds until a whole scan of
-  ``/proc`` finds nothing alive: the implementation's process group and
+* when a connection ends, the harness ends, in rounds until two scans of
+  ``/proc`` 10 ms apart find nothing alive: the implementation's process group and
   session, every descendant of the implementation, every process that
   carries its token, every orphan re-parented to the harness since it
   started, and the whole process group and session of each of these (a
@@ -190,9 +190,10 @@ def end(s: Supervised, rounds: int = 200, seconds: float = 5.0) -> list[int]:
     """End everything that belongs to the implementation, whole groups and sessions; the pids left, if any.
 
     Each round scans the process table, adds the groups and sessions of what
-    it finds to those already doomed, stops them all (a stopped process
-    cannot fork) and kills them, groups at once; rounds go on until a whole
-    scan finds nothing alive, or the rounds or the seconds run out.
+    it finds (alive, or a zombie it left) to those already doomed, stops them
+    all (a stopped process cannot fork) and kills them, groups at once;
+    rounds go on until two scans 10 ms apart find nothing alive and no new
+    zombie, or the rounds or the seconds run out.
     """
     with contextlib.suppress(OSError):
         os.killpg(s.pid, signal.SIGKILL)
