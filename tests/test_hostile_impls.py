@@ -560,3 +560,18 @@ def test_a_process_mode_does_leave_a_process_behind(mode: str) -> None:
     # the corpus really attacks what the survivor check looks for.
     _, left = _session(mode, [START, STOP], uuid.uuid4().hex, wait=1.5)
     assert left, f"{mode} left nothing behind"
+
+
+# ---- round two: processes and resources
+
+
+@pytest.mark.parametrize("mode", ["fork_chain", "fork_chain_pgid"])
+def test_a_fork_chain_does_go_on_without_a_harness(mode: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Its process group killed, the chain lives on: the corpus really attacks what the supervisor must end.
+    trace = tmp_path / "chain-trace"
+    monkeypatch.setenv(TRACE_VAR, str(trace))
+    try:
+        _session(mode, [START, STOP], uuid.uuid4().hex, wait=1.0)
+        assert chain_alive(trace), f"{mode} stopped forking with its parent's group"
+    finally:
+        end_chain(trace)
