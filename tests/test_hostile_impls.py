@@ -57,6 +57,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from chains import TRACE_VAR, chain_alive, end_chain
 
 import vitou_ref
 
@@ -238,6 +239,20 @@ EXPECTED: dict[str, dict[str, int]] = {
     "c1_card": WRONG,  # the same with C1 controls
     "nonchar_card": WRONG,  # the same with U+FFFF, U+FFFE and ]]>
     "bidi_card": WRONG,  # the same with a right-to-left override
+    # ---- round two: processes and resources (the limits each run is given are in LIMITED)
+    "fork_chain": OK,  # right answers; a chain that changes its pid every 2 ms must not outlive the run
+    "fork_chain_pgid": OK,  # the same in a process group of its own, in the implementation's session
+    "memory_balloon": WRONG,  # a CRASH under --limit-memory, never the harness's nor the machine's memory
+    "disk_filler": WRONG,  # a CRASH (SIGXFSZ) under --limit-file-size, the file no bigger than the limit
+    "fd_opener": WRONG,  # a CRASH under the default --limit-open-files (1024)
+    "cpu_spinner": WRONG,  # a CRASH under --limit-cpu (or a TIMEOUT, on a machine too busy to spin fast)
+}
+
+# ---- round two: the limits a resource mode runs under, as certify and fuzz spell them (the plugin: --vitou-...)
+LIMITED: dict[str, list[str]] = {
+    "memory_balloon": ["--limit-memory", "256M"],  # small: the test costs the machine little
+    "disk_filler": ["--limit-file-size", "8M"],  # the file, in the run's own directory, stops at 8 MiB
+    "cpu_spinner": ["--limit-cpu", "1"],
 }
 
 # What each runner must say of a round-two mode (in its stdout or stderr, its message to the implementer).
@@ -328,6 +343,15 @@ def reap(token: str, wait: float = REAP) -> list[str]:
     return [f"pid {pid}: {cmd}" for pid, cmd in sorted(left.items())]
 
 
+def chain_survivor(trace: Path) -> list[str]:
+    """A fork chain still forking after the run (a scan of /proc seldom sees a 2 ms pid), ended; [] if none."""
+    if not chain_alive(trace):
+        return []
+    group_session = trace.read_bytes().splitlines()[0].decode()
+    end_chain(trace)
+    return [f"a fork chain still forking after the run (group and session {group_session})"]
+
+
 # ------------------------------------------------------------------ one run
 
 
@@ -415,8 +439,10 @@ class Runs:
         workdir = self.base / f"{runner}-{mode}"
         workdir.mkdir()
         argv, cwd = RUNNERS[runner](_impl(mode), workdir)
+        argv += [a.replace("--", "--vitou-", 1) if runner == "plugin" else a for a in LIMITED.get(mode, [])]
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "VITOU_HOSTILE_"))}
         env[TOKEN_VAR] = token
+        env[TRACE_VAR] = str(workdir / "chain-trace")  # a fork chain's heartbeat: see chain_survivor
         env["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_ROOT, os.environ.get("PYTHONPATH")) if p)
         if runner == "plugin":
             env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # the plugin under test alone (and 2-3 s quicker)
@@ -443,7 +469,7 @@ class Runs:
                         proc.wait(timeout=wait)
                         break
             seconds = time.monotonic() - started
-        survivors = reap(token)
+        survivors = reap(token) + chain_survivor(workdir / "chain-trace")
         with self.lock:
             self.live.pop(token, None)
         outcome = Outcome(
@@ -712,3 +738,18 @@ def test_hostile_text_keeps_every_format_well_formed(mode: str, tmp_path: Path) 
     junit = (tmp_path / "junit.xml").read_text(encoding="utf-8")
     assert _raw_characters(junit.replace("\n", "")) == []
     xml.dom.minidom.parseString(junit.encode("utf-8"))  # well-formed XML 1.0, or it raises
+
+
+# ---- round two: processes and resources
+
+
+@pytest.mark.parametrize("mode", ["fork_chain", "fork_chain_pgid"])
+def test_a_fork_chain_does_go_on_without_a_harness(mode: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Its process group killed, the chain lives on: the corpus really attacks what the supervisor must end.
+    trace = tmp_path / "chain-trace"
+    monkeypatch.setenv(TRACE_VAR, str(trace))
+    try:
+        _session(mode, [START, STOP], uuid.uuid4().hex, wait=1.0)
+        assert chain_alive(trace), f"{mode} stopped forking with its parent's group"
+    finally:
+        end_chain(trace)

@@ -22,10 +22,10 @@ LAYERS: list[list[str]] = [
     ["hunt", "audit", "sim"],
     ["cli"],
 ]
-# Modules at the top of the package and what they are: the version (a leaf
-# anyone may import), the public facade and the shims kept for their
+# Modules at the top of the package and what they are: the version and the
+# limit options' table (leaves anyone may import), the public facade and the shims kept for their
 # documented names (each may import any room).
-LEAVES = {"_version"}
+LEAVES = {"_version", "_limitoptions"}
 FACADES = {"__init__", "__main__", "adapter", "pytest_plugin", "testing"}
 
 

@@ -62,6 +62,25 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--vitou-max-restarts", type=int, default=3, metavar="N", help="restarts after a crash or hang (default 3)"
     )
+    from ._limitoptions import NO_NETWORK_HELP, OPTIONS  # a leaf of the standard library: every pytest run pays it
+
+    for name, _field, parse, metavar, text, default in OPTIONS:
+        help_text = f"{text} (default {default}; none)"
+        group.addoption(f"--vitou-{name}", type=_checked(parse), default=default, metavar=metavar, help=help_text)
+    group.addoption("--vitou-no-network", action="store_true", help=NO_NETWORK_HELP)
+
+
+def _checked(parse: Callable[[str], int | None]) -> Callable[[str], int | None]:
+    """``parse`` as an option type: its ValueError becomes the usage error it says."""
+    import argparse
+
+    def check(text: str) -> int | None:
+        try:
+            return parse(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return check
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -183,6 +202,10 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     except ValueError as exc:
         raise pytest.UsageError(f"--vitou-impl: {exc}") from None
     name = _ruleset_name(cfg)
+    from ._limitoptions import OPTIONS
+    from .protocol.limits import Limits
+
+    values = {field: cfg.getoption(f"--vitou-{option}") for option, field, *_ in OPTIONS}
     options = Options(
         argv=argv,
         label=command,
@@ -190,6 +213,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         timeout=cfg.getoption("--vitou-timeout"),
         start_timeout=cfg.getoption("--vitou-start-timeout"),
         max_restarts=cfg.getoption("--vitou-max-restarts"),
+        limits=Limits(**values, no_network=cfg.getoption("--vitou-no-network"), prefix="--vitou-"),
     )
     nothing = Suite("", (), (), {})  # the plugin hands cases over one by one, as pytest runs them
     certifier = Certifier(nothing, {}, options)

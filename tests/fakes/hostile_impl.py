@@ -36,6 +36,7 @@ SLOW_ANSWERS = 4  # slow_ok delays this many run answers (the small suite has 4 
 BOM = b"\xef\xbb\xbf"
 NESTED = b"[" * 1000 + b"]" * 1000 + b"\n"
 TOKEN_VAR = "VITOU_HOSTILE_TOKEN"
+TRACE_VAR = "VITOU_HOSTILE_TRACE"  # a fork chain's heartbeat file (see chain_trace)
 
 Json = dict[str, Any]
 
@@ -460,6 +461,83 @@ def plant_then_wrong(c: Ctx, n: int, r: Json) -> None:
     put(enc(r))
 
 
+# ---- round two: processes and resources
+
+CHAIN_LIFE = 150.0  # seconds: a fork chain ends itself after this (every run's bound is shorter)
+CHAIN_PAUSE = 0.002  # a fork chain's generation lives this long before it forks its successor and exits
+CHUNK = 16 << 20  # a memory balloon's step, written so that it is resident; a disk filler's write
+
+
+def fork_chain_with(leave: Callable[[], None]) -> Callable[[Ctx], None]:
+    """A child that ``leave``s the implementation's group (or session), then forks and exits every ~2 ms.
+
+    Each generation keeps the pipes, the environment (the token) and the group
+    and session of the first: its pid is all that changes.
+    """
+
+    def launch(c: Ctx) -> None:
+        if os.fork() != 0:
+            return
+        leave()
+        ignore_polite_signals()
+        trace = chain_trace()
+        born = time.monotonic()
+        while time.monotonic() - born < CHAIN_LIFE:  # far longer than any run; a test's mistake ends too
+            time.sleep(CHAIN_PAUSE)
+            if os.fork() != 0:
+                os._exit(0)
+            if trace is not None:
+                os.write(trace, b".")
+        os._exit(0)
+
+    return launch
+
+
+def chain_trace() -> int | None:
+    """Where a chain says it lives, if VITOU_HOSTILE_TRACE names a file: its group and session, then a byte a fork.
+
+    A process that lives 2 ms is rarely caught by a scan of /proc; a file that
+    keeps growing after the run is a sure sign that the chain survived.
+    """
+    path = os.environ.get(TRACE_VAR)
+    if not path:
+        return None
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.write(fd, b"%d %d\n" % (os.getpgrp(), os.getsid(0)))
+    return fd
+
+
+def memory_balloon(c: Ctx, r: Json) -> None:
+    held = []
+    while True:  # a MemoryError under a memory limit: the serve loop reports it on stderr and exits 70
+        held.append(b"x" * CHUNK)
+
+
+def disk_filler(c: Ctx, r: Json) -> None:
+    # As an engine in C would: SIGXFSZ ends it when a write passes the file size limit (Python ignores it).
+    signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
+    block = b"x" * (1 << 20)
+    with open("vitou-hostile-disk-filler.bin", "wb", buffering=0) as fh:
+        while True:
+            fh.write(block)
+
+
+def fd_opener(c: Ctx, r: Json) -> None:
+    held = []
+    try:
+        while True:
+            held.append(os.open(os.devnull, os.O_RDONLY))
+    except OSError as exc:  # EMFILE: said on stderr, as an engine's uncaught error would say it
+        err(f"fd_opener: {exc} after {len(held)} files\n".encode())
+        os._exit(1)
+
+
+def cpu_spinner(c: Ctx, r: Json) -> None:
+    n = 0
+    while True:
+        n += 1
+
+
 # ------------------------------------------------------------------ the modes
 
 
@@ -736,6 +814,26 @@ MODES: dict[str, Mode] = {
         answer=answer_with(with_card(NONCHARS + "]]>")),
     ),
     "bidi_card": Mode("a card of the legal set holds a right-to-left override", answer=answer_with(with_card(BIDI))),
+    # ---------------------------------------------- round two: processes and resources
+    "fork_chain": Mode(
+        "a child in a session of its own (setsid) that forks and exits every 2 ms, SIGTERM ignored; answers right",
+        launch=fork_chain_with(os.setsid),
+    ),
+    "fork_chain_pgid": Mode(
+        "a child in a process group of its own (setpgid, same session) that forks and exits every 2 ms",
+        launch=fork_chain_with(lambda: os.setpgid(0, 0)),
+    ),
+    "memory_balloon": Mode(
+        "at the N-th run: allocates 16 MiB after 16 MiB, written, without end", answer=at_nth(memory_balloon)
+    ),
+    "disk_filler": Mode(
+        "at the N-th run: writes a file in its working directory without end (SIGXFSZ at its default)",
+        answer=at_nth(disk_filler),
+    ),
+    "fd_opener": Mode(
+        "at the N-th run: opens files without end, and exits 1 saying why when it cannot", answer=at_nth(fd_opener)
+    ),
+    "cpu_spinner": Mode("at the N-th run: spins on the CPU without end", answer=at_nth(cpu_spinner)),
 }
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..rules.errors import InputError, UnknownRuleset
 from ..rules.problems import Problem
+from . import limits as _limits
 from . import options as _o
 from . import progress as _p
 from .certify_out import Outputs, Refused, open_report, output_problem, print_verdicts, refuse_taken_names, write_files
@@ -20,6 +21,7 @@ if TYPE_CHECKING:  # what a run needs is imported when it starts: building the p
     from ..kit.fixtures import Case
     from ..kit.suite import Suite
     from ..protocol.connection import Connection
+    from ..protocol.limits import Limits
     from ..rules.model import Ruleset
 
 
@@ -80,6 +82,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         metavar="FILE",
         help="a rules or profile file of your own: the bundled reference serves it, and reports cite its clauses",
     )
+    _limits.add_options(cert)
     cert.set_defaults(run=cmd_certify)
 
 
@@ -102,6 +105,7 @@ def cmd_certify(args: argparse.Namespace) -> int:
         save_failed=args.save_failed,
         force=args.force,
         progress=args.progress,
+        limits=_limits.from_args(args),
     )
 
 
@@ -149,6 +153,7 @@ def certify(
     save_failed: str | None,
     force: bool,
     progress: bool = False,
+    limits: Limits,
 ) -> int:
     from ..kit.certify import REFERENCE_COMMAND, Options
     from ..kit.suite import suite_rules_files
@@ -174,7 +179,7 @@ def certify(
     early: Connection | None = None
     if _shipped_or_all(rulesets):
         try:
-            early = Connection(argv)
+            early = Connection(argv, limits=limits)
             early.open()
         except Fault:
             early = None  # reported, with its reason, when the run starts
@@ -191,6 +196,7 @@ def certify(
             max_restarts=max_restarts,
             validate_protocol=validate_protocol,
             smoke=smoke,
+            limits=limits,
         )
         refuse_taken_names((c for cs in plan.cases.values() for c in cs), outputs)
         return _run(plan, options, early, outputs)

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..kit import outputs as _out
 from ..rules.errors import OutputFailed
+from . import limits as _limits
 from . import options as _o
 from .output import print_json
 from .progress import HELP as PROGRESS_HELP
@@ -104,6 +105,7 @@ def _add_fuzz(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="share of illegal actions, in percent (default 12)",
     )
     fz.add_argument("--progress", action="store_true", help=PROGRESS_HELP)
+    _limits.add_options(fz)
     fz.set_defaults(run=cmd_fuzz)
 
 
@@ -202,6 +204,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         save=args.save,
         illegal=args.illegal,
         progress=args.progress,
+        limits=_limits.from_args(args),
     )
 
 
@@ -218,6 +221,7 @@ def fuzz(
     illegal: int,
     progress: bool,
     max_restarts: int = 3,
+    limits: Any = None,  # a protocol.limits.Limits; None: the defaults
 ) -> int:
     from ..hunt.fuzz import Fuzzer
     from ..kit.certify import REFERENCE_COMMAND
@@ -243,7 +247,7 @@ def fuzz(
 
     fuzzer = Fuzzer(
         rules, argv, timeout=timeout, start_timeout=start_timeout, illegal=illegal, max_restarts=max_restarts,
-        progress=note,
+        progress=note, limits=limits,
     )  # fmt: skip
     try:
         with hypothesis_home():

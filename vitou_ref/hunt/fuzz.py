@@ -11,6 +11,7 @@ from typing import Any
 from ..engine.actions import Malformed, action_from_json
 from ..engine.tables import tables_for
 from ..protocol.client import PROTOCOL_MINOR, Client, Fault, offers_none
+from ..protocol.limits import Limits
 from ..protocol.server import match_from_setup
 from ..rules.errors import IllegalAction
 from ..rules.model import Ruleset
@@ -54,7 +55,9 @@ class Fuzzer:
         batch: int = 16,
         max_restarts: int = 3,
         progress: Callable[[int, int], None] | None = None,  # (matches tried, divergences found: 0 or 1)
+        limits: Limits | None = None,  # None: the defaults
     ) -> None:
+        self.limits = limits if limits is not None else Limits()
         self.rules = rules
         self.t = tables_for(rules)
         self.argv = argv
@@ -83,7 +86,7 @@ class Fuzzer:
                     self._stop("restarts")
                 self.restarts += 1
             self._check_time()
-            client = Client(self.argv, timeout=self.timeout, start_timeout=self.start_timeout)
+            client = Client(self.argv, timeout=self.timeout, start_timeout=self.start_timeout, limits=self.limits)
             hello = client.start()  # Fault, with the process ended, when it cannot be used
             problem = offers_none([self.rules.name], hello.rulesets)
             if problem is not None:

@@ -11,6 +11,7 @@ from typing import Any
 from ..present import escape
 from ..protocol.client import PROTOCOL_MINOR, Client, Fault, offers_none
 from ..protocol.connection import DEFAULT_MAX_LINE, Connection
+from ..protocol.limits import Limits
 from ..rules.plurals import counted
 from .compare import Difference, compare, shape_problem
 from .envelope import NONE, EnvelopeCase, judge_answer, judge_sentinel, sentinel
@@ -102,6 +103,7 @@ class Options:
     max_line: int = DEFAULT_MAX_LINE
     validate_protocol: bool = False
     smoke: bool = False  # a smoke test (--smoke): its verdicts are not a certification
+    limits: Limits = field(default_factory=Limits)  # what each process of the implementation may use
 
 
 @dataclass
@@ -169,6 +171,7 @@ class Certifier:
             max_line=self.opt.max_line,
             validate=self.opt.validate_protocol,
             connection=conn,
+            limits=self.opt.limits,
         )
         try:
             hello = client.start()

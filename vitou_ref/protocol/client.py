@@ -19,6 +19,7 @@ from typing import Any
 from ..present import escape
 from . import wire as _wire
 from .connection import DEFAULT_MAX_LINE, Connection, Fault
+from .limits import Limits
 
 START = b'{"cmd":"start","protocol":1}\n'
 STOP = b'{"cmd":"stop"}\n'
@@ -129,8 +130,10 @@ class Client:
         max_line: int = DEFAULT_MAX_LINE,
         validate: bool = False,
         connection: Connection | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.argv = list(argv)
+        self.limits = limits
         self.timeout = timeout
         self.start_timeout = start_timeout
         self.max_line = max_line
@@ -145,7 +148,7 @@ class Client:
         """Start the process (unless given one) and shake hands; Fault, with the process ended, otherwise."""
         conn = self.conn
         if conn is None:
-            conn = self.conn = Connection(self.argv, max_line=self.max_line)
+            conn = self.conn = Connection(self.argv, max_line=self.max_line, limits=self.limits)
         raw = b""
         try:
             if conn.proc is None:

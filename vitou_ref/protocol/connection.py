@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from ..present import escape
 from . import supervise as _supervise
+from .limits import LimitError, Limits, await_exec
 
 DEFAULT_MAX_LINE = 8 * 1024 * 1024
 STDERR_KEEP = 64 * 1024
@@ -53,8 +54,16 @@ class Connection:
     and memory stay bounded.
     """
 
-    def __init__(self, argv: Sequence[str], *, max_line: int = DEFAULT_MAX_LINE, cwd: str | None = None) -> None:
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        max_line: int = DEFAULT_MAX_LINE,
+        cwd: str | None = None,
+        limits: Limits | None = None,
+    ) -> None:
         self.argv = list(argv)
+        self.limits = limits  # None: the command is run as it is, with the harness's own limits
         self.max_line = max_line
         self.cwd = cwd
         self.proc: subprocess.Popen[bytes] | None = None
@@ -71,10 +80,12 @@ class Connection:
         _supervise.become_subreaper()
         token = _supervise.new_token()
         env = {**os.environ, _supervise.ENV_TOKEN: token}
+        status = report = -1
         try:
+            argv, status, report = self._wrapped()
             with _supervise.spawning():
                 self.proc = subprocess.Popen(
-                    self.argv,
+                    argv,
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
                     stderr=subprocess.PIPE,
@@ -82,11 +93,19 @@ class Connection:
                     env=env,
                     bufsize=0,
                     start_new_session=True,  # so that a kill reaches its children too
+                    pass_fds=(report,) if report >= 0 else (),
                 )
                 self._supervised = _supervise.register(self.proc.pid, token)
+        except LimitError as exc:
+            raise Fault("spawn", str(exc)) from None
         except (OSError, ValueError) as exc:
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise Fault("spawn", f"cannot start {self.argv[0]!r}: {why}") from None
+        finally:
+            self._close_report(report)
+            if self.proc is None:
+                self._close_report(status)  # never started: nothing will write to it
+        self._await_exec(status)
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             os.set_blocking(stream.fileno(), False)
@@ -95,6 +114,47 @@ class Connection:
         self._sel.register(self.proc.stderr, selectors.EVENT_READ, "err")
         self._out.clear()
         self._out_open = True
+
+    def _wrapped(self) -> tuple[list[str], int, int]:
+        """The command as run (under the limits' wrapper, if any), and the status pipe's two ends (-1: none)."""
+        if self.limits is None:
+            return self.argv, -1, -1
+        status, report = os.pipe()
+        try:
+            return self.limits.wrap(self.argv, report), status, report
+        except LimitError:
+            os.close(status)
+            os.close(report)
+            raise
+
+    @staticmethod
+    def _close_report(report: int) -> None:
+        if report >= 0:
+            with contextlib.suppress(OSError):
+                os.close(report)  # the wrapper holds its own copy, closed when it execs
+
+    def _await_exec(self, status: int) -> None:
+        if status < 0 or self.limits is None:
+            return
+        try:
+            await_exec(status, self.argv[0], self.limits)
+        except LimitError as exc:
+            self.kill()
+            raise Fault("spawn", str(exc)) from None
+
+    def _limit_note(self, code: int | None) -> str:
+        """Which limit ended the process, if one did: its stderr read to the end first, for what it says."""
+        if self.limits is None:
+            return ""
+        with contextlib.suppress(Fault):
+            deadline = time.monotonic() + 0.2
+            while self._stderr_open() and self._pump(deadline):
+                pass
+        why = self.limits.explain(code, self.stderr_tail(4000))
+        return f"; {why}" if why else ""
+
+    def _stderr_open(self) -> bool:
+        return self._sel is not None and any(key.data == "err" for key in self._sel.get_map().values())
 
     def close(self, stop_line: bytes | None = None, grace: float = 1.0) -> None:
         proc = self.proc
@@ -265,7 +325,7 @@ class Connection:
                 code = self.proc.wait(timeout=0.5)
         if code is None and what == "exited before answering":
             what = "closed its output before answering, and is still running"
-        plain = f"the implementation {what}" + (f" (exit status {code})" if code is not None else "")
+        plain = f"the implementation {what}" + (f" (exit status {code})" if code is not None else "") + self._limit_note(code)
         tail = self.stderr_tail(400).strip()
         return Fault("exited", plain + (f"; stderr: {escape.text(tail, 400)}" if tail else ""), plain)
 

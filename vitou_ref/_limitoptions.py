@@ -1,0 +1,53 @@
+"""The limit options' names, defaults and parsers: a leaf that the plugin reads in every pytest run, cheaply."""
+
+from __future__ import annotations
+
+import re
+
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+_SIZE = re.compile(r"([0-9]+)\s*([KMGT]?)(?:I?B)?", re.IGNORECASE)
+
+
+def _none(text: str) -> bool:
+    return text.strip().lower() in ("none", "unlimited")
+
+
+def parse_size(text: str) -> int | None:
+    """A byte count, with K, M, G or T (powers of 1024: 4G, 512MiB), or none; ValueError saying why otherwise."""
+    if _none(text):
+        return None
+    m = _SIZE.fullmatch(text.strip())
+    if m is None:
+        raise ValueError(f"{text!r} is not a size (say 4G, 512M, 65536 or none)")
+    value = int(m.group(1)) * _UNITS[m.group(2).upper()]
+    if value < 1:
+        raise ValueError(f"{text!r} must be above zero (or none)")
+    return value
+
+
+def parse_whole(text: str) -> int | None:
+    """A whole number above zero, or none; ValueError saying why otherwise."""
+    if _none(text):
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a whole number (or none)") from None
+    if value < 1:
+        raise ValueError(f"{text!r} must be at least 1 (or none)")
+    return value
+
+
+# The options, spelt without their prefix: (name, Limits field, parser, metavar, help, default as the help says it).
+OPTIONS = (
+    ("limit-memory", "memory", parse_size, "SIZE", "data memory of each process of the implementation", "4G"),
+    ("limit-cpu", "cpu", parse_whole, "SEC", "CPU seconds of each process of the implementation", "3600"),
+    ("limit-file-size", "file_size", parse_size, "SIZE", "size of any one file the implementation writes", "1G"),
+    ("limit-open-files", "open_files", parse_whole, "N", "open files of each process of the implementation", "1024"),
+)
+NO_NETWORK_HELP = (
+    "run the implementation in a network namespace of its own, with no network at all (Linux; exit 2 where the "
+    "system cannot)"
+)
+
+__all__ = ["NO_NETWORK_HELP", "OPTIONS", "parse_size", "parse_whole"]
