@@ -108,15 +108,24 @@ def test_the_zombies_a_fork_chain_leaves_are_reaped_while_it_runs(tmp_path: Path
     os.environ.pop(TRACE_VAR)
     try:
         conn.exchange(b'{"cmd":"start","protocol":1}\n', 30.0)
-        time.sleep(2.0)  # about 1,000 generations
+        time.sleep(1.0)
         me = str(os.getpid()).encode()
-        zombies = 0
-        for name in os.listdir("/proc"):
-            with contextlib.suppress(OSError), open(f"/proc/{name}/stat", "rb") as fh:
-                fields = fh.read().rsplit(b")", 1)[1].split()
-                zombies += fields[0] == b"Z" and fields[1] == me
+        # Several looks, each against the generations made so far (a byte each in the trace, after its first
+        # line): without a reaper every generation is still a zombie; with one, a look just after a pass of the
+        # reaper finds few. The best look is judged, so a busy machine that slows the reaper cannot fail it.
+        ratios = []
+        for _ in range(6):
+            time.sleep(0.3)
+            zombies = 0
+            for name in os.listdir("/proc"):
+                with contextlib.suppress(OSError), open(f"/proc/{name}/stat", "rb") as fh:
+                    fields = fh.read().rsplit(b")", 1)[1].split()
+                    zombies += fields[0] == b"Z" and fields[1] == me
+            made = len(trace.read_bytes().split(b"\n", 1)[-1])
+            ratios.append((zombies / max(made, 1), zombies, made))
         assert chain_alive(trace), "the chain did not start"
-        assert zombies < 200, f"{zombies} zombies of the chain wait to be reaped by the harness"
+        best = min(ratios)
+        assert best[0] < 0.5, f"{best[1]} of the chain's {best[2]} generations wait as zombies to be reaped"
     finally:
         conn.close()
         end_chain(trace)
