@@ -24,10 +24,19 @@ def link(markdown: str, ident: str) -> str:
     return f"[{markdown}](#{ident})"
 
 
-def item(markdown: str, depth: int = 0, number: int | None = None) -> str:
-    """A list item, nested ``depth`` lists down (two spaces each: a bullet's text), numbered if ``number`` is given."""
+def item(markdown: str, indent: int = 0, number: int | None = None) -> str:
+    """A list item, numbered if ``number`` is given; ``indent``: the width of the parent item's marker, to nest in it.
+
+    CommonMark nests an item indented to its parent's text ("3. " is three
+    wide, "- " two), and reads four spaces more as code.
+    """
     marker = "- " if number is None else f"{number}. "
-    return "  " * depth + marker + markdown
+    return " " * indent + marker + markdown
+
+
+def marker_width(number: int | None = None) -> int:
+    """How far an item's text stands from its marker's start: the indent of the items nested in it."""
+    return 2 if number is None else len(f"{number}. ")
 
 
 def row(cells: Iterable[str]) -> str:
@@ -40,4 +49,4 @@ def table(head: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
     return [row(head), "|" + "---|" * len(head), *(row(r) for r in rows)]
 
 
-__all__ = ["code", "heading", "item", "link", "row", "table", "target", "text"]
+__all__ = ["code", "heading", "item", "link", "marker_width", "row", "table", "target", "text"]

@@ -152,7 +152,7 @@ def _contents_md(book: Book) -> list[str]:
         out.append(md.item(md.link(f"§{_md(sec)} {_md(section_title(w, sec))}", anchor("section", sec))))
         for c in clauses:
             title, _ = clause_words(c, lang)
-            out.append(md.item(md.link(f"{_md(c.id)}: {_md(title)}", anchor("clause", c.id)), depth=1))
+            out.append(md.item(md.link(f"{_md(c.id)}: {_md(title)}", anchor("clause", c.id)), indent=md.marker_width()))
     out += [md.item(md.link(_md(w.say("rulebook", key)), key)) for key in ("clarifications", "errors", "examples")]
     return [*out, ""]
 
