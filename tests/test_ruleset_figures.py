@@ -30,7 +30,7 @@ from vitou_ref.audit.i18n import (
 )
 from vitou_ref.audit.record import read_record
 from vitou_ref.audit.report import audit_json, audit_text, position_json, position_text
-from vitou_ref.audit.rulebook import build, markdown
+from vitou_ref.rulebook.book import build, markdown
 from vitou_ref.engine.actions import action_from_json
 from vitou_ref.engine.reasons import Reason, catalog
 from vitou_ref.engine.tables import tables_for
