@@ -537,7 +537,7 @@ def test_no_renderer_lays_out_a_page_or_a_table_by_hand() -> None:
     "line",
     [
         "html = '<!DOCTYPE html>'",
-        "head = '<html lang=\"en\"><head><meta charset=\"utf-8\">'",
+        'head = \'<html lang="en"><head><meta charset="utf-8">\'',
         "css = f'<style>{CSS}</style>'",
         "out.append('|---|---|')",
         "out.append('| --- | :---: |')",
