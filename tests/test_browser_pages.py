@@ -1,12 +1,18 @@
-"""The Chromium helper itself: scripts run before the DOM is read, the viewport is exact, screenshots are PNGs."""
+"""The Chromium helper itself, and the four pages of the product looked at in it: one header, one stylesheet."""
 
 from __future__ import annotations
 
+import shlex
 import struct
+import sys
 from pathlib import Path
 
 import pytest
-from browser import PHONE, dump_dom, page, screenshot, scroll_width
+from browser import DESKTOP, HEIGHT, PHONE, dump_dom, page, screenshot, scroll_width
+from helpers import ROOT
+
+from vitou_ref.cli import main
+from vitou_ref.present.page import CSS
 
 PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>t</title>
@@ -57,3 +63,72 @@ def test_a_screenshot_is_a_png_of_the_viewport(
     png = screenshot(_write(tmp_path, "p.html", '<div class="wide"></div>'), shots / "phone.png", PHONE, 300)
     assert _png_size(png) == (PHONE, 300)
     assert f"screenshot: {png}" in capsys.readouterr().out
+
+
+# ---- the four pages of the product: one header, one stylesheet, one phone layout
+
+DISPUTE = ROOT / "conformance" / "disputes" / "02-refusal-not-follower.yaml"
+KINDS = {"results": "Conformance results", "audit": "Audit", "rulebook": "Rulebook", "simulation": "Simulation"}
+
+# What a page shares, read off the DOM: the header's outline, the shared stylesheet, the computed type.
+SHARED = """(() => {
+  const header = document.querySelector('body > header.masthead');
+  const outline = el => [el.tagName.toLowerCase() + (el.className ? '.' + el.className : ''), [...el.children].map(outline)];
+  const style = sel => { const s = getComputedStyle(document.querySelector(sel));
+    return [s.fontFamily, s.fontSize, s.fontWeight, s.color, s.lineHeight, s.textTransform].join(' / '); };
+  const wide = [...document.querySelectorAll('body *')].filter(el => el.getBoundingClientRect().right > innerWidth + 1);
+  const scrolls = el => { for (let a = el; a; a = a.parentElement) {
+    if (['auto', 'scroll'].includes(getComputedStyle(a).overflowX) && a.clientWidth <= innerWidth) return true; }
+    return false; };
+  return {
+    first: [...document.body.children].map(c => c.tagName.toLowerCase() + '.' + c.className).filter(x => x !== 'style.'),
+    brand: header && outline(header.querySelector('.brand')),
+    heading: header && header.children[1].tagName,
+    product: header && header.querySelector('.product').textContent,
+    kind: header && header.querySelector('.kind').textContent,
+    h1: document.querySelectorAll('h1').length,
+    css: document.getElementById('vitou-style').textContent,
+    styles: document.querySelectorAll('style').length,
+    type: ['.product', '.kind', 'h1', '.provenance', 'h2', 'main', '.colophon'].map(style),
+    scroll: document.documentElement.scrollWidth,
+    outside: wide.filter(el => !scrolls(el)).map(el => el.tagName + '.' + el.className).slice(0, 5),
+  };
+})()"""
+
+
+@pytest.fixture(scope="module")
+def four_pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("four-pages")
+    report = d / "ref.jsonl"
+    assert main(["certify", "--only", "VT-00*", "--report", str(report)]) == 0
+    mutant = d / "mutant.jsonl"
+    impl = shlex.join([sys.executable, "-m", "vitou_ref.adapter", "--mutant", "refusal-pays-refuser"])
+    assert main(["certify", "--impl", impl, "--only", "VT-03*", "--report", str(mutant)]) == 1
+    assert main(["rulebook", "--format", "html", "-o", str(d / "rulebook.html")]) == 0
+    assert main(["report", "--format", "html", "-o", str(d / "results.html"), str(report), str(mutant)]) == 0
+    assert main(["audit", str(DISPUTE), "--format", "html", "-o", str(d / "audit.html")]) == 1
+    sim = ["simulate", "--ruleset", "vitou", "--ruleset", "vitou-2p", "--matches", "40", "--format", "html"]
+    assert main([*sim, "-o", str(d / "simulation.html")]) == 0
+    return {name: d / f"{name}.html" for name in KINDS}
+
+
+@pytest.mark.parametrize("width", [PHONE, DESKTOP])
+def test_the_four_pages_share_one_header_one_stylesheet_and_fit_a_phone(
+    four_pages: dict[str, Path], width: int, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    shots = tmp_path_factory.mktemp(f"four-pages-{width}", numbered=False)
+    facts = {}
+    for name, path in four_pages.items():
+        with page(path, width, HEIGHT) as p:
+            facts[name] = p.evaluate(SHARED)
+            p.screenshot(shots / f"{name}-{width}.png")
+    for name, f in facts.items():
+        assert f["first"] == ["header.masthead", "main.", "footer.colophon"], name
+        assert f["product"] == "vitou" and f["kind"] == KINDS[name], name
+        assert f["heading"] == "H1" and f["h1"] == 1, name
+        assert f["css"] == CSS and f["styles"] == 2, name  # the shared sheet, then the page's own few rules
+        assert f["scroll"] <= width and f["outside"] == [], (name, f["outside"])
+    results = facts["results"]
+    for name, f in facts.items():
+        assert f["brand"] == results["brand"], name
+        assert f["type"] == results["type"], name  # the same typography, as the browser computes it

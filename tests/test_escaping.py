@@ -403,8 +403,8 @@ def hostile_profile(s: str, directory: str) -> str:
 @SLOW
 @given(file_texts.filter(lambda s: s.strip() != ""))
 def test_rulebook_outputs(s: str) -> None:
-    from vitou_ref.audit.rulebook import build, markdown
-    from vitou_ref.audit.rulebookpage import page
+    from vitou_ref.rulebook.book import build, markdown
+    from vitou_ref.rulebook.page import page
     from vitou_ref.rules.errors import InputError
     from vitou_ref.rules.registry import load_ruleset
 
@@ -512,17 +512,47 @@ def test_text_output_shows_a_bidi_override(capsys: pytest.CaptureFixture[str]) -
 # ------------------------------------------------------------------ (d) one mechanism
 
 ESCAPERS = re.compile(
-    r"html\.escape|import html\b|from html import|replace\(\"[|<&`]\"|&lt;|&amp;|ensure_ascii=False\)\)"
+    r"html\.escape|import html\b|from html import|replace\(\"[|<&`]\"|&lt;|&amp;|&#|ensure_ascii=False\)\)"
 )
+# A page or a Markdown document laid out by hand: a doctype, a stylesheet, a head, or a table's delimiter row.
+LAYOUT = re.compile(r"<!doctype|<html\b|<head>|<meta\b|<style\b|<title>|\|---\||\|\s*:?-{3,}:?\s*\|", re.I)
+
+
+def _hand_made(pattern: re.Pattern[str], package: Path) -> list[str]:
+    return [
+        f"{p.relative_to(package.parent)}:{n}: {line.strip()}"
+        for p in sorted(package.rglob("*.py"))
+        if p.relative_to(package).parts[0] != "present"
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if pattern.search(line)
+    ]
 
 
 def test_no_renderer_escapes_by_hand() -> None:
-    package = ROOT / "vitou_ref"
-    found = [
-        f"{p.relative_to(ROOT)}:{n}: {line.strip()}"
-        for p in sorted(package.rglob("*.py"))
-        if p.parent.name != "present"
-        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
-        if ESCAPERS.search(line)
-    ]
-    assert found == []
+    assert _hand_made(ESCAPERS, ROOT / "vitou_ref") == []
+
+
+def test_no_renderer_lays_out_a_page_or_a_table_by_hand() -> None:
+    # Every HTML page is present/page.py's document(), every Markdown table present/markdown.py's table().
+    assert _hand_made(LAYOUT, ROOT / "vitou_ref") == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "html = '<!DOCTYPE html>'",
+        'head = \'<html lang="en"><head><meta charset="utf-8">\'',
+        "css = f'<style>{CSS}</style>'",
+        "out.append('|---|---|')",
+        "out.append('| --- | :---: |')",
+        "s = text.replace('&', '&amp;')",
+        "s = f'&#{ord(c)};'",
+    ],
+)
+def test_the_grep_catches_hand_made_layout_and_escaping(tmp_path: Path, line: str) -> None:
+    package = tmp_path / "vitou_ref"
+    for room in ("kit", "present"):
+        (package / room).mkdir(parents=True)
+        (package / room / "page.py").write_text(f"{line}\n", encoding="utf-8")
+    found = _hand_made(ESCAPERS, package) + _hand_made(LAYOUT, package)
+    assert found == [f"vitou_ref/kit/page.py:1: {line}"]  # and present, where they belong, may

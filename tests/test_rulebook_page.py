@@ -9,8 +9,9 @@ import pytest
 from browser import DESKTOP, PHONE, page
 
 from vitou_ref import load_ruleset
-from vitou_ref.audit.htmlpage import prose
+from vitou_ref.audit.audit import deck_of
 from vitou_ref.cli import main
+from vitou_ref.present.cards import prose
 
 FACTS = """(() => {
   const nav = document.querySelector('nav > ul');
@@ -59,9 +60,9 @@ def test_the_rulebook_page_in_chromium(rulebook: Path, shots: Path, width: int) 
 
 
 def test_card_codes_in_prose_take_their_suit_symbol_and_keep_their_code() -> None:
-    rules = load_ruleset("vitou")
-    shown = prose("North plays 10S, then AH <b>; not 110S, 10Sx, 1S or 10s", rules)
+    deck = deck_of(load_ruleset("vitou"))
+    shown = prose("North plays 10S, then AH <b>; not 110S, 10Sx, 1S or 10s", deck)
     assert shown.startswith('North plays <span class="card" title="10S">10♠</span>, then ')
     assert '<span class="card red" title="AH">A♥</span> &lt;b&gt;;' in shown
     assert shown.endswith("not 110S, 10Sx, 1S or 10s")
-    assert re.sub("<[^>]+>", "", prose("Север: 9C 7D", rules)) == "Север: 9♣ 7♦"
+    assert re.sub("<[^>]+>", "", prose("Север: 9C 7D", deck)) == "Север: 9♣ 7♦"

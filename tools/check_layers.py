@@ -20,6 +20,7 @@ LAYERS: list[list[str]] = [
     ["protocol", "players"],
     ["kit"],
     ["hunt", "audit", "sim"],
+    ["rulebook"],  # speaks in the audit's words: its examples read as the rulings do
     ["cli"],
 ]
 # Modules at the top of the package and what they are: the version and the

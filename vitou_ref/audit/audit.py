@@ -11,6 +11,7 @@ from ..engine.match import Match
 from ..engine.reasons import Reason, Ref, catalog, render
 from ..engine.tables import tables_for
 from ..engine.transitions import ANSWER, AWAIT
+from ..present.cards import Deck
 from ..protocol.server import _structural_code, match_from_setup
 from ..rules.errors import IllegalAction
 from ..rules.model import Ruleset
@@ -228,6 +229,12 @@ def position_before(record: Record, rules: Ruleset, n: int) -> tuple[Position, l
 # ------------------------------------------------------------------ wording
 
 
+def deck_of(rules: Ruleset) -> Deck:
+    """The ruleset's cards as a page shows them: its ranks, and each suit's letter with its symbol."""
+    p = rules.params
+    return Deck(tuple(r.value for r in p.ranks), tuple((s.suit.value, s.symbol) for s in p.suits))
+
+
 class Words:
     """Everything an audit says, in one language."""
 
@@ -248,6 +255,14 @@ class Words:
 
     def score(self, score: dict[str, int]) -> str:
         return ", ".join(f"{self.side(s)} {p}" for s, p in score.items())
+
+    def deal(self, deal: dict[str, list[str]]) -> str:
+        """Who was dealt what: each seat by its name, its cards by their codes."""
+        return "; ".join(f"{self.seat(s)}: {' '.join(cards)}" for s, cards in deal.items())
+
+    @property
+    def deck(self) -> Deck:
+        return deck_of(self.rules)
 
     def say(self, section: str, key: str, /, **params: Any) -> str:
         return render(key, params, self.lang, True, section=section)

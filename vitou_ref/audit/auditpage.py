@@ -6,21 +6,20 @@ import os
 
 from .._version import __version__
 from ..present import escape
+from ..present.cards import prose
+from ..present.page import anchor, document
 from ..rules.model import Clause, Ruleset
 from ..rules.wording import wording_ground
-from .audit import Audit, Ruling, Words
-from .htmlpage import document, prose
+from .audit import Audit, Ruling, Words, deck_of
 from .i18n import clarification_words, clause_words
 from .report import claim_ruling, shown
-from .rulebook import anchor, deal_line
 
 CSS = """
-h1{font-size:1.7rem}
-.game{margin:.5rem 0 1rem;padding:0}
+.game{margin:0 0 1rem;padding:0}
 .game div{display:flex;flex-wrap:wrap;gap:0 .5rem}
 .game dt{font-weight:bold}.game dt::after{content:":"}.game dd{margin:0}
 .deals{margin:.2rem 0 1rem}
-.summary{font-family:'Helvetica Neue',Arial,sans-serif;border:2px solid #e6d9c3;border-radius:4px;padding:.5rem 1rem}
+.summary{border:2px solid var(--line);border-radius:4px;padding:.5rem 1rem}
 .summary p{margin:.3rem 0}
 ol.rulings{padding-left:2.2rem}
 ol.rulings>li{margin:.3rem 0;padding:.1rem .4rem}
@@ -28,10 +27,9 @@ ol.rulings p{margin:.35rem 0}
 ol.rulings>li.illegal{border-left:4px solid #b3261e;background:#fbeeee;padding:.4rem .8rem;margin:1rem 0}
 .verdict{font-weight:bold}.illegal .verdict{color:#b3261e}
 .notation{font-size:.85em}
-blockquote{margin:.4rem 0;padding:.2rem .8rem;border-left:3px solid #c9a66b;background:#f8f3ea;font-style:italic}
+blockquote{font-style:italic}
 .details{margin:.3rem 0;padding-left:1.1rem}
 .cited article{border-left:4px solid #8fa6b8;padding-left:1rem;margin:1rem 0}
-footer{margin-top:2.5rem;border-top:1px solid #e6d9c3;padding-top:.5rem}
 @media print{ol.rulings>li,.cited article,.summary{break-inside:avoid}ol.rulings>li.illegal{background:none}}
 """
 
@@ -45,18 +43,23 @@ def page(a: Audit, lang: str) -> str:
     # The record by its file's name: a page handed over names no folder of the machine that made it.
     title = w.say("audit", "title", record=shown(os.path.basename(a.record.source) or a.record.source))
     parts = [
-        f"<header><h1>{e(title)}</h1>",
-        f'<p class="meta">{e(w.say("audit", "ruleset", name=a.rules.name, hash=a.rules.content_hash))}</p>',
         *_game(a, w),
-        "</header>",
         *_summary(a, w),
         f'<section id="rulings"><h2>{e(w.say("audit", "page.rulings"))}</h2><ol class="rulings">',
         *(_ruling(w, r) for r in a.rulings),
         "</ol></section>",
         *_cited(a, w),
-        f'<footer class="meta">{e(w.say("audit", "page.footer", version=__version__))}</footer>',
     ]
-    return document(lang, title, CSS, parts)
+    return document(
+        lang=lang,
+        title=title,
+        kind=w.say("audit", "page.kind"),
+        heading=title,
+        provenance=[w.say("audit", "ruleset", name=a.rules.name, hash=a.rules.content_hash)],
+        body=parts,
+        footer=w.say("audit", "page.footer", version=__version__),
+        css=CSS,
+    )
 
 
 def _game(a: Audit, w: Words) -> list[str]:
@@ -84,7 +87,7 @@ def _game(a: Audit, w: Words) -> list[str]:
         out.append(f'<p class="meta">{e("; ".join(start))}</p>')
     deals = setup.get("deals") or []
     if deals:
-        items = "".join(f"<li>{prose(deal_line(w, d), a.rules)}</li>" for d in deals)
+        items = "".join(f"<li>{prose(w.deal(d), w.deck)}</li>" for d in deals)
         out.append(f'<p><strong>{e(w.say("rulebook", "deal"))}</strong></p><ol class="deals">{items}</ol>')
     return out
 
@@ -102,12 +105,12 @@ def _summary(a: Audit, w: Words) -> list[str]:
 
 def _ruling(w: Words, r: Ruling) -> str:
     """One action: what was done, legal or not; for an illegal one, the code, the clause quoted, why, and where."""
-    rules, e = w.rules, escape.html
-    what = prose(shown(w.action(r.action)), rules)
+    e = escape.html
+    what = prose(shown(w.action(r.action)), w.deck)
     notation = f'<code class="notation">{e(shown(r.notation))}</code>'
     if r.legal:
         head = f'<p>{what} {notation}: <span class="verdict">{e(w.say("audit", "legal"))}</span></p>'
-        details = [prose(w.event(ev), rules) for ev in r.events]
+        details = [prose(w.event(ev), w.deck) for ev in r.events]
         return f'<li value="{r.n}" class="legal">{head}{_details(details)}{_remarks(w, r)}</li>'
     assert r.clause is not None and r.reason is not None
     ground = w.ground(r.clause)
@@ -116,14 +119,14 @@ def _ruling(w: Words, r: Ruling) -> str:
     parts = [
         f'<p>{what} {notation}: <span class="verdict">{e(w.say("audit", "illegal"))}</span></p>',
         f'<p>{e(w.say("audit", "code", code=r.code))}; <a href="#{anchor("cited", cited)}">{e(rule)}</a></p>',
-        f"<blockquote>{prose(ground.text, rules)}</blockquote>",
+        f"<blockquote>{prose(ground.text, w.deck)}</blockquote>",
     ]
     if ground.note is not None:
         parts.append(f'<p class="meta">{e(ground.note)}</p>')
-    parts.append(f"<p><strong>{e(w.say('audit', 'reason'))}:</strong> {prose(shown(w.reason(r.reason)), rules)}</p>")
+    parts.append(f"<p><strong>{e(w.say('audit', 'reason'))}:</strong> {prose(shown(w.reason(r.reason)), w.deck)}</p>")
     if r.position is not None:
         where = "; ".join(w.position(r.position))
-        parts.append(f"<p><strong>{e(w.say('audit', 'position'))}:</strong> {prose(where, rules)}</p>")
+        parts.append(f"<p><strong>{e(w.say('audit', 'position'))}:</strong> {prose(where, w.deck)}</p>")
     if r.not_made:
         parts.append(f'<p class="meta">{e(w.say("audit", "not_made"))}</p>')
     return f'<li value="{r.n}" class="illegal" id="ruling-{r.n}">{"".join(parts)}{_remarks(w, r)}</li>'
@@ -136,11 +139,11 @@ def _details(lines: list[str]) -> str:
 def _remarks(w: Words, r: Ruling) -> str:
     """The record's notes on an action, and each claim made about it with the ruling on the claim."""
     e = escape.html
-    out = [f'<p class="meta">{prose(shown(note), w.rules)}</p>' for note in r.notes]
+    out = [f'<p class="meta">{prose(shown(note), w.deck)}</p>' for note in r.notes]
     for c in r.claims:
         who, verdict = claim_ruling(w, r, c)
         out.append(
-            f"<p>{e(w.say('audit', 'claim', by=who))}: \u201c{prose(shown(c.claim), w.rules)}\u201d: "
+            f"<p>{e(w.say('audit', 'claim', by=who))}: \u201c{prose(shown(c.claim), w.deck)}\u201d: "
             f"<strong>{e(w.say('audit', 'ruling'))}: {e(verdict)}</strong></p>"
         )
     return "".join(out)
@@ -169,7 +172,7 @@ def _citation(w: Words, clause: Clause, rules: Ruleset) -> str:
     meta = [w.say("rulebook", "source", section=clause.section), clause.origin]
     parts = [
         f'<article id="{anchor("cited", clause.id)}"><h3>{e(clause.id)}: {e(title)}</h3>',
-        f"<p>{prose(text, rules)}</p>",
+        f"<p>{prose(text, deck_of(rules))}</p>",
         f'<p class="meta">{e("; ".join(meta))}</p>',
     ]
     by_number = {k.number: k for k in rules.clarifications}
@@ -177,7 +180,7 @@ def _citation(w: Words, clause: Clause, rules: Ruleset) -> str:
         if n in by_number:
             k_title, ruling, _ = clarification_words(by_number[n], w.lang)
             heading = f"{w.say('rulebook', 'clarification', n=n)}: {k_title}"
-            parts.append(f"<p><strong>{e(heading)}.</strong> {prose(ruling, rules)}</p>")
+            parts.append(f"<p><strong>{e(heading)}.</strong> {prose(ruling, deck_of(rules))}</p>")
     parts.append("</article>")
     return "".join(parts)
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from ..engine.reasons import Ref
 from ..present import escape
+from ..present import markdown as md
 from ..rules.diff import diff_rulesets
 from ..rules.errors import InputError, SetupError
 from ..rules.model import Ruleset
@@ -106,12 +107,12 @@ def audit_text(a: Audit, lang: str, markdown: bool = False) -> str:
         return "\n".join(out + tail) + "\n"
     # CommonMark: a line indented under its item's text (the width of "3. ") is a nested item; five
     # spaces after a marker would make it a code block.
-    out = [f"# {head[0]}", "", head[1], ""]
+    out = [md.heading(1, head[0]), "", head[1], ""]
     for r in a.rulings:
         what, verdict, details = _ruling_lines(w, r)
         strong = "" if r.legal else "**"
-        pad = " " * len(f"{r.n}. ")
-        out += [f"{r.n}. {esc(what)}: {strong}{esc(verdict)}{strong}", *(f"{pad}- {esc(d)}" for d in details)]
+        out.append(md.item(f"{esc(what)}: {strong}{esc(verdict)}{strong}", number=r.n))
+        out += [md.item(esc(d), indent=md.marker_width(r.n)) for d in details]
     return "\n".join([*out, "", "\n\n".join(tail)]) + "\n"
 
 
@@ -160,7 +161,8 @@ def position_text(rules: Ruleset, p: Position, n: int, lang: str, markdown: bool
     w = Words(rules, lang)
     bullet = "- " if markdown else "  "
     esc = escape.markdown if markdown else escape.text
-    out = [("# " if markdown else "") + esc(w.say("audit", "before", n=n))]
+    title = esc(w.say("audit", "before", n=n))
+    out = [md.heading(1, title) if markdown else title]
     out += [bullet + esc(line) for line in w.position(p)]
     who = (p.turn and w.seat(p.turn)) or (p.deciding and w.side(p.deciding)) or w.say("words", "nobody")
     out.append(bullet + esc(w.say("audit", "decision_of", who=who)))

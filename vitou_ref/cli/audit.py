@@ -211,8 +211,8 @@ def cmd_rulebook(args: argparse.Namespace) -> int:
 
 
 def rulebook(ruleset: str, lang: str, fmt: str, suite: str | None, output: str | None) -> int:
-    from ..audit.rulebook import build, markdown
-    from ..audit.rulebookpage import page
+    from ..rulebook.book import build, markdown
+    from ..rulebook.page import page
     from ..rules.registry import load_ruleset
 
     rules = load_ruleset(ruleset)

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..kit.certify import ERRORED, FAILED, Certifier, HarnessError, Options
 from ..kit.suite import Suite, load_suite
-from ..present import escape
+from ..present import markdown as mdown
 from ..rules.plurals import counted
 from ..rules.registry import load_ruleset
 from .mutants import BY_NAME, MUTANTS, Mutant
@@ -216,9 +216,7 @@ def render_mutation(table: Table, markdown: bool = False) -> str:
     )
     lines: list[str] = []
     if markdown:
-        lines.append("| " + " | ".join(head) + " |")
-        lines.append("|" + "---|" * len(head))
-        lines += ["| " + " | ".join(escape.markdown(c) for c in cells) + " |" for cells in body]
+        lines += mdown.table(head, [[mdown.text(c) for c in cells] for cells in body])
     else:
         widths = [max(len(x) for x in col) for col in zip(head, *body)]
         lines.append("  ".join(h.ljust(w) for h, w in zip(head, widths)).rstrip())

@@ -11,6 +11,7 @@ from typing import Any
 
 from .._version import __version__
 from ..present import escape
+from ..present.page import anchor, document
 from ..rules.plurals import counted
 from .certify import PASSED, SKIPPED, XFAIL
 from .comparison import Comparison, Entrant, Group, Tally
@@ -19,20 +20,11 @@ from .results import CaseLine, short_hash
 RULEBOOK_NAME = "rulebook.html"  # the page `vitou rulebook --format html` writes, looked for beside the report
 MAX_JSON = 20_000  # characters of an expected or actual value shown; the rest is cut, and says so
 
+# Only what this page shows: the layout, type, tables and header are the shared ones (present/page.py).
 CSS = """
-:root{color-scheme:light;--fg:#1a1a1a;--muted:#4d4d4d;--line:#c4c4c4}
-*{box-sizing:border-box}
-body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:#fff}
-header,main,footer{max-width:80rem;margin:0 auto;padding:0 1rem}
-h1,h2,h3,h4,p,li,summary,.sub{overflow-wrap:anywhere}
-th,td{overflow-wrap:break-word}
-h1{font-size:1.6rem}h2{margin-top:2rem;border-bottom:2px solid var(--line)}
-a{color:#0645ad}
-.scroll{overflow-x:auto;max-width:100%;margin:0 0 1rem}
-table{border-collapse:collapse;font-size:.9rem}
-th,td{padding:.3rem .5rem;border:1px solid var(--line);text-align:left;vertical-align:top}
-thead th{background:#f0f0f0;max-width:14rem;font-weight:600}
+:root{--measure:80rem}
 th[scope=row]{position:sticky;left:0;z-index:1;background:#fff;min-width:8rem;max-width:16rem}
+thead th{max-width:14rem}
 .num{text-align:center;white-space:nowrap;font-variant-numeric:tabular-nums}
 tr.section>*{font-weight:700}
 tr.section>th[scope=row]{background:#e8ecf6}
@@ -44,19 +36,13 @@ tr.section>th[scope=row]{background:#e8ecf6}
 td a{color:inherit}
 .tag{display:inline-block;min-width:1.5em;padding:0 .2em;text-align:center;border:1px solid #555;border-radius:3px;
 font-weight:700;font-size:.8rem;margin-right:.3em;background:#fff;color:#1a1a1a}
-.sub{display:block;font-size:.8rem;color:var(--muted);font-weight:400}
+.sub{display:block;font-size:.8rem;font-weight:400;color:var(--muted);overflow-wrap:anywhere}
 .notice{border-left:4px solid #a35f00;background:#fff3dc;padding:.5rem .8rem}
 .legend{display:flex;flex-wrap:wrap;gap:.4rem;padding:0;list-style:none;font-size:.85rem}
 .legend li{padding:.1rem .5rem;border:1px solid var(--line)}
-details{border:1px solid var(--line);border-radius:4px;margin:.4rem 0;padding:.3rem .6rem}
-details[open]{background:#fcfcfc}
-summary{cursor:pointer}
 .cmp{display:grid;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr));gap:.6rem}
 .cmp>div{min-width:0}
-h4{margin:.4rem 0 .2rem;font-size:.9rem}
-pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f4f4f4;padding:.4rem;margin:0;font-size:.8rem;
-max-height:28rem;overflow:auto}
-@media (max-width:40rem){header,main,footer{padding:0 .6rem}th[scope=row]{min-width:6rem;max-width:10rem}}
+@media (max-width:40rem){th[scope=row]{min-width:6rem;max-width:10rem}}
 """
 
 
@@ -68,8 +54,8 @@ class Rulebook:
     anchors: frozenset[str]
 
     def link(self, clause: str) -> str | None:
-        anchor = f"clause-{clause}".replace(".", "-").replace("/", "-")  # the rulebook's anchor() for a clause
-        return f"{self.href}#{anchor}" if anchor in self.anchors else None
+        target = anchor("clause", clause)  # the id the rulebook page gives the clause
+        return f"{self.href}#{target}" if target in self.anchors else None
 
 
 def rulebook(path: str, page: str | None) -> Rulebook | None:
@@ -128,8 +114,7 @@ class _Ids:
 def render_page(c: Comparison, book: Rulebook | None = None) -> str:
     ids = _Ids()
     index = {e.key: i for i, e in enumerate(c.entrants)}
-    body = [_header(c, book), "<main>"]
-    body += [
+    body = [
         f'<p class="notice" role="note"><span class="tag">{e.letter}</span>{_e(e.label)}: '
         f"incomplete report, {_e(e.report.stopped)}.</p>"
         for e in c.entrants
@@ -139,29 +124,27 @@ def render_page(c: Comparison, book: Rulebook | None = None) -> str:
     for gi, g in enumerate(c.groups):
         body.append(_group(g, gi, book, ids, index))
     body.append(_failing(c, ids, index))
-    body.append("</main>")
-    body.append(f"<footer><p>Made by vitou report {_e(__version__)} from the reports of vitou certify.</p></footer>")
-    return (
-        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>Vitou conformance results</title><style>{CSS}</style></head>\n<body>\n"
-        + "\n".join(body)
-        + "\n</body></html>\n"
-    )
-
-
-def _header(c: Comparison, book: Rulebook | None) -> str:
     suites = ", ".join(short_hash(h) for h in c.suite_hashes)
-    linked = (
-        f' Clause ids link to <a href="{escape.html(book.href)}">the rulebook</a>.'
-        if book
-        else " (Give --rulebook FILE, or put rulebook.html beside this page, for clause ids that link to the rules.)"
+    return document(
+        lang="en",
+        title="Vitou conformance results",
+        kind="Conformance results",
+        heading=f"{counted(len(c.entrants), 'report', 'reports')} of vitou certify compared",
+        provenance=[f"suite {escape.text(suites, 300)}"],
+        intro=[_linked(book)],
+        body=body,
+        footer=f"Made by vitou report {__version__} from the reports of vitou certify.",
+        css=CSS,
     )
-    reports = counted(len(c.entrants), "report", "reports")
-    return (
-        f"<header><h1>Vitou conformance results</h1><p>{reports} of vitou certify, "
-        f"suite {_e(suites)}.{linked}</p></header>"
-    )
+
+
+def _linked(book: Rulebook | None) -> str:
+    if book is None:
+        return (
+            '<p class="provenance">Give --rulebook FILE, or put rulebook.html beside this page, '
+            "for clause ids that link to the rules.</p>"
+        )
+    return f'<p class="provenance">Clause ids link to <a href="{escape.html(book.href)}">the rulebook</a>.</p>'
 
 
 def _tag(e: Entrant) -> str:
@@ -292,10 +275,10 @@ def _failing(c: Comparison, ids: _Ids, index: Mapping[str, int]) -> str:
     return "".join(out)
 
 
-def _failure(anchor: str, t: Tally, case: CaseLine) -> str:
+def _failure(ident: str, t: Tally, case: CaseLine) -> str:
     where = "envelope" if case.envelope else t.ruleset
     out = [
-        f'<details id="{anchor}"><summary><strong>{_e(case.id, 60)}</strong> {_e(case.label)} · {_e(where, 60)} · '
+        f'<details id="{ident}"><summary><strong>{_e(case.id, 60)}</strong> {_e(case.label)} · {_e(where, 60)} · '
         f"{_e(case.title, 200)}</summary>"
     ]
     diff = case.difference

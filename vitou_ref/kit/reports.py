@@ -8,6 +8,7 @@ from typing import Any
 
 from .._version import __version__
 from ..present import escape
+from ..present import markdown as mdown
 from ..rules.model import Ruleset
 from ..rules.plurals import counted
 from .certify import ENVELOPE, ERRORED, FAILED, PASSED, SKIPPED, XFAIL, XPASS, CaseResult, Run
@@ -237,25 +238,32 @@ def attribution(run: Run, v: Verdict) -> str:
 
 
 def render_markdown(run: Run, vs: list[Verdict]) -> str:
-    impl, md, code = run.implementation or {}, escape.markdown, escape.markdown_code
+    impl, md, code = run.implementation or {}, mdown.text, mdown.code
     what = "Smoke test" if run.options.smoke else "Certification" if all(v.certified for v in vs) else "Test"
-    out = [f"# {what} of {md(_field(impl, 'name'))} {md(_field(impl, 'version'))}", ""]
+    out = [mdown.heading(1, f"{what} of {md(_field(impl, 'name'))} {md(_field(impl, 'version'))}"), ""]
     for v in vs:
         out += [f"**{md(v.line())}**", ""]
         if v.kind == ENVELOPE:
-            out += ["| envelope topic | cases passed |", "|---|---|"]
-            out += [f"| {md(t)} | {a}/{b} |" for t, (a, b) in sorted(v.sections.items())]
-            out.append("")
+            topics = [[md(t), f"{a}/{b}"] for t, (a, b) in sorted(v.sections.items())]
+            out += [*mdown.table(["envelope topic", "cases passed"], topics), ""]
             continue
-        out += ["| §section | cases passed |", "|---|---|"]
-        out += [f"| §{md(s)} {md(v.section_title(s))} | {a}/{b} |" for s, (a, b) in sorted(v.sections.items())]
-        out += ["", "| clause | cases passed |", "|---|---|"]
-        out += [f"| {code(c)} | {a}/{b} |" for c, (a, b) in sorted(v.clauses.items())]
+        sections = [[f"§{md(s)} {md(v.section_title(s))}", f"{a}/{b}"] for s, (a, b) in sorted(v.sections.items())]
+        out += mdown.table(["§section", "cases passed"], sections)
+        out += [
+            "",
+            *mdown.table(
+                ["clause", "cases passed"], [[code(c), f"{a}/{b}"] for c, (a, b) in sorted(v.clauses.items())]
+            ),
+        ]
         out.append("")
     bad = [r for r in run.results if r.outcome in (FAILED, ERRORED, XPASS)]
     if bad:
-        out += ["## Divergences", "", "| case | ruleset | outcome | first difference |", "|---|---|---|---|"]
-        out += [f"| {md(r.case.id)} | {md(r.ruleset)} | {r.outcome} | {md(r.reason or '', 2000)} |" for r in bad]
+        rows = [[md(r.case.id), md(r.ruleset), r.outcome, md(r.reason or "", 2000)] for r in bad]
+        out += [
+            mdown.heading(2, "Divergences"),
+            "",
+            *mdown.table(["case", "ruleset", "outcome", "first difference"], rows),
+        ]
         out.append("")
     return "\n".join(out)
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..present import escape
+from ..present import markdown as mdown
 from ..rules.plurals import counted
 from .results import CaseLine, Report
 
@@ -108,17 +109,18 @@ def _last_line(d: Diff) -> str:
 
 def render_markdown(d: Diff) -> str:
     def md(text: str, limit: int) -> str:
-        return escape.markdown(text, limit)
+        return mdown.text(text, limit)
 
-    out = ["# Vitou results compared", "", f"- OLD {md(_who(d.old), 400)}", f"- NEW {md(_who(d.new), 400)}", ""]
+    out = [mdown.heading(1, "Vitou results compared"), ""]
+    out += [mdown.item(f"OLD {md(_who(d.old), 400)}"), mdown.item(f"NEW {md(_who(d.new), 400)}"), ""]
     out += [f"**{md(_last_line(d), 400)}**", ""]
     for kind in KINDS:
         changes = d.of_kind(kind)
         if not changes:
             continue
-        out += [f"## {kind.capitalize()} ({len(changes)})", "", "| case | outcome | title |", "|---|---|---|"]
-        out += [f"| {md(_where(c), 100)} | {c.outcomes()} | {md(c.case.title, 200)} |" for c in changes]
-        out.append("")
+        rows = [[md(_where(c), 100), c.outcomes(), md(c.case.title, 200)] for c in changes]
+        out += [mdown.heading(2, f"{kind.capitalize()} ({len(changes)})"), ""]
+        out += [*mdown.table(["case", "outcome", "title"], rows), ""]
     return "\n".join(out)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from .._version import __version__
 from ..present import escape
+from ..present import markdown as mdown
 from ..rules.plurals import counted
 from .comparison import Comparison, Entrant, Group, Tally
 from .results import CaseLine, short_hash
@@ -97,20 +98,21 @@ def _text_group(g: Group) -> list[str]:
 
 
 def _md(text: str, limit: int = 300) -> str:
-    return escape.markdown(text, limit)
+    return mdown.text(text, limit)
+
+
+SUMMARY_HEAD = ["implementation", "version", "language", "ruleset", "passed", "clauses", "verdict", "envelope"]
 
 
 def render_markdown(c: Comparison) -> str:
-    out = ["# Vitou conformance results", "", _md(_heading(c)), ""]
-    out += ["| implementation | version | language | ruleset | passed | clauses | verdict | envelope |"]
-    out += ["|---|---|---|---|---|---|---|---|"]
+    out = [mdown.heading(1, "Vitou conformance results"), "", _md(_heading(c)), ""]
+    rows = []
     for e, t, env in c.rows():
         r = e.report
         cells = [_md(f"{e.key}: {e.label}"), _md(r.version), _md(r.language), _md(t.ruleset)]
         cells += [f"{t.passed}/{t.verdict.total}", f"{t.verdict.clauses_passed}/{t.verdict.clauses_total}"]
-        cells += [_md(t.verdict_text()), _md(_envelope(env))]
-        out.append("| " + " | ".join(cells) + " |")
-    out.append("")
+        rows.append([*cells, _md(t.verdict_text()), _md(_envelope(env))])
+    out += [*mdown.table(SUMMARY_HEAD, rows), ""]
     for e in c.entrants:
         if e.report.stopped:
             out += [f"> **{_md(e.label)}**: incomplete, {_md(e.report.stopped)}.", ""]
@@ -120,27 +122,24 @@ def render_markdown(c: Comparison) -> str:
 
 
 def _md_group(g: Group) -> list[str]:
-    names = [f"{t.entrant.key}: {t.entrant.label}" for t in g.tallies]  # the headers; the cells go by key
+    names = [_md(f"{t.entrant.key}: {t.entrant.label}") for t in g.tallies]  # the headers; the cells go by key
     keys = [t.entrant.key for t in g.tallies]
     differing = g.differing()
     what = "Cases not passed" if len(g.tallies) == 1 else "Cases where the implementations differ"
-    out = [f"## {_md(g.label)}", "", f"{what}: {len(differing)}.", ""]
+    out = [mdown.heading(2, _md(g.label)), "", f"{what}: {len(differing)}.", ""]
     if differing:
-        out += ["| case | " + " | ".join(_md(n) for n in names) + " |", "|---|" + "---|" * len(names)]
-        for first, row in differing:
-            cells = [_cell(row.get(k)) for k in keys]
-            out.append(f"| {_md(first.id, 40)} {_md(first.title, 120)} | " + " | ".join(cells) + " |")
-        out.append("")
+        rows = [
+            [f"{_md(first.id, 40)} {_md(first.title, 120)}", *(_cell(row.get(k)) for k in keys)]
+            for first, row in differing
+        ]
+        out += [*mdown.table(["case", *names], rows), ""]
     clauses = g.differing_clauses()
     if clauses:
-        out += ["| clause | " + " | ".join(_md(n) for n in names) + " |", "|---|" + "---|" * len(names)]
-        for section, clause, by in clauses:
-            out.append(
-                f"| §{_md(section, 8)} {escape.markdown_code(clause, 60)} | "
-                + " | ".join(_ratio(by.get(k)) for k in keys)
-                + " |"
-            )
-        out.append("")
+        rows = [
+            [f"§{_md(section, 8)} {mdown.code(clause, 60)}", *(_ratio(by.get(k)) for k in keys)]
+            for section, clause, by in clauses
+        ]
+        out += [*mdown.table(["clause", *names], rows), ""]
     return out
 
 

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..present import escape
+from ..present.page import document
 from .compare import Chart, charts, rows
 from .plot import colour
 from .textout import header
@@ -14,19 +15,10 @@ from .textout import header
 # is the same whatever is installed, reflows to a phone's width, and its
 # numbers are text that can be read, searched and copied.
 CSS = """
-:root{color-scheme:light}
-*{box-sizing:border-box}
-body{margin:0 auto;max-width:60rem;padding:0 1rem 2rem;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;
-color:#1a1a1a;background:#fff;overflow-wrap:break-word}
-h1{font-size:1.5rem}h2{margin-top:2rem;border-bottom:2px solid #c4c4c4;font-size:1.2rem}
-.meta{color:#4d4d4d;font-size:.9rem}
-.scroll{overflow-x:auto;max-width:100%}
-table{border-collapse:collapse;font-size:.9rem}
-th,td{padding:.3rem .5rem;border:1px solid #c4c4c4;text-align:left;vertical-align:top}
-thead th{background:#f0f0f0}
+:root{--measure:60rem}
 th[scope=row]{min-width:8rem}
 td.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
-.ci{display:block;font-size:.8rem;color:#4d4d4d}
+.ci{display:block;font-size:.8rem;color:var(--muted)}
 td.sig{font-weight:700;background:#fff3dc}
 tr.section th{background:#e8ecf6}
 th.sub{padding-left:1.5rem;font-weight:400}
@@ -39,8 +31,9 @@ border-top:1px solid #eee}
 .bars{min-width:0}
 .bar{display:flex;align-items:center;gap:.3rem;height:.95rem;font-size:.75rem;font-variant-numeric:tabular-nums}
 .bar i{display:block;height:.7rem;min-width:1px}
-@media (max-width:40rem){body{padding:0 .6rem 2rem}.cat{grid-template-columns:6.5rem 1fr}}
+@media (max-width:40rem){.cat{grid-template-columns:6.5rem 1fr}}
 .short .cat{grid-template-columns:2.5rem 1fr}
+@media print{.bar i{print-color-adjust:exact;-webkit-print-color-adjust:exact}}
 """
 
 
@@ -51,26 +44,24 @@ def _e(text: Any) -> str:
 def page(rep: Mapping[str, Any]) -> str:
     """The whole page: nothing fetched, nothing run, so that it can be mailed, archived or printed."""
     names = [r["ruleset"] for r in rep["rulesets"]]
-    title = "Simulation: " + " vs ".join(names)
-    lines = header(rep)
+    versus = " vs ".join(str(n) for n in names)
     body = [
-        f"<h1>{_e(title)}</h1>",
-        *(f'<p class="meta">{_e(line)}</p>' for line in lines),
         "<h2>Figures</h2>",
         _table(rep, names),
         "<h2>Charts</h2>",
         _legend(names),
         *(_chart(c, names) for c in charts(rep)),
-        f'<p class="meta">vitou {_e(rep["vitou"])}</p>',
     ]
-    head = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_e(title)}</title>",
-        f"<style>{CSS}</style></head><body>",
-    ]
-    return "\n".join([*head, *body, "</body></html>"]) + "\n"
+    return document(
+        lang="en",
+        title=f"Simulation: {versus}",
+        kind="Simulation",
+        heading=versus,
+        provenance=header(rep),
+        body=body,
+        footer=f"vitou {rep['vitou']}",
+        css=CSS,
+    )
 
 
 def _table(rep: Mapping[str, Any], names: list[str]) -> str:

@@ -6,15 +6,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.events import Event
-from ..engine.tables import tables_for
-from ..kit.fixtures import Case
-from ..kit.suite import load_suite
-from ..present import escape
-from ..protocol.server import run_case
-from ..rules.model import Ruleset, thaw
-from .audit import Words
-from .i18n import (
+from ..audit.audit import Words
+from ..audit.i18n import (
     clarification_words,
     clause_words,
     decision_words,
@@ -22,6 +15,14 @@ from .i18n import (
     error_words,
     ruleset_words,
 )
+from ..engine.events import Event
+from ..engine.tables import tables_for
+from ..kit.fixtures import Case
+from ..kit.suite import load_suite
+from ..present import markdown as md
+from ..present.page import anchor
+from ..protocol.server import run_case
+from ..rules.model import Ruleset, thaw
 
 EXAMPLES_PER_CLAUSE = 2
 
@@ -43,10 +44,6 @@ class Book:
     words: Words
     examples: dict[str, Example] = field(default_factory=dict)
     by_clause: dict[str, list[str]] = field(default_factory=dict)
-
-
-def anchor(kind: str, ident: str | int) -> str:
-    return f"{kind}-{ident}".replace(".", "-").replace("/", "-")
 
 
 def _example(rules: Ruleset, case: Case, w: Words) -> Example | None:
@@ -112,7 +109,7 @@ def sections_of(rules: Ruleset) -> list[tuple[str, list[Any]]]:
 
 def _md(text: object) -> str:
     """A text of the ruleset, a profile or a catalog as Markdown that shows it as written, on one line."""
-    return escape.markdown(" ".join(str(text).split()))
+    return md.text(" ".join(str(text).split()))
 
 
 def markdown(book: Book) -> str:
@@ -122,85 +119,95 @@ def markdown(book: Book) -> str:
         return _md(w.say(*key, **values))
 
     rtitle, rsummary = ruleset_words(rules, lang)
-    out = [f"# {say('rulebook', 'title', title=rtitle)}", ""]
+    out = [md.heading(1, say("rulebook", "title", title=rtitle)), ""]
     out.append(f"*{say('rulebook', 'version', version=rules.version, hash=rules.content_hash)}*")
     out += ["", _md(rsummary), ""]
-    sections = sections_of(rules)
-    out += [f"## {say('rulebook', 'contents')}", ""]
-    for sec, clauses in sections:
-        out.append(f"- [§{_md(sec)} {_md(section_title(w, sec))}](#{anchor('section', sec)})")
-        for c in clauses:
-            title, _ = clause_words(c, lang)
-            out.append(f"  - [{_md(c.id)}: {_md(title)}](#{anchor('clause', c.id)})")
-    out.append(f"- [{say('rulebook', 'clarifications')}](#clarifications)")
-    out.append(f"- [{say('rulebook', 'errors')}](#errors)")
-    out.append(f"- [{say('rulebook', 'examples')}](#examples)")
-    out.append("")
+    out += _contents_md(book)
     errors_of: dict[str, list[str]] = defaultdict(list)
     for e in rules.errors:
         errors_of[e.clause].append(e.code)
-    for sec, clauses in sections:
-        out += [f'<a id="{anchor("section", sec)}"></a>', "", f"## §{_md(sec)} {_md(section_title(w, sec))}", ""]
+    for sec, clauses in sections_of(rules):
+        out += [md.target(anchor("section", sec)), "", md.heading(2, f"§{_md(sec)} {_md(section_title(w, sec))}"), ""]
         for c in clauses:
             out += _clause_md(book, c, errors_of.get(c.id, []))
-    out += ['<a id="clarifications"></a>', "", f"## {say('rulebook', 'clarifications')}", ""]
-    for k in rules.clarifications:
+    out += _clarifications_md(book)
+    out += _errors_md(book)
+    decisions = thaw(rules.profile).get("decisions", []) if rules.profile else []
+    if decisions:
+        out += [md.heading(2, say("rulebook", "decisions")), ""]
+        for i, d in enumerate(decisions):
+            dw = decision_words(rules, i, d, lang)
+            out += [md.heading(3, _md(dw["topic"])), "", _md(dw["decision"]), ""]
+            out += [f"*{say('rulebook', 'reason')}:* {_md(dw['reason'])}", ""]
+    out += [md.target("examples"), "", md.heading(2, say("rulebook", "examples")), ""]
+    for ex in book.examples.values():
+        out += _example_md(book, ex)
+    return "\n".join(out) + "\n"
+
+
+def _contents_md(book: Book) -> list[str]:
+    w, lang = book.words, book.lang
+    out = [md.heading(2, _md(w.say("rulebook", "contents"))), ""]
+    for sec, clauses in sections_of(book.rules):
+        out.append(md.item(md.link(f"§{_md(sec)} {_md(section_title(w, sec))}", anchor("section", sec))))
+        for c in clauses:
+            title, _ = clause_words(c, lang)
+            out.append(md.item(md.link(f"{_md(c.id)}: {_md(title)}", anchor("clause", c.id)), indent=md.marker_width()))
+    out += [md.item(md.link(_md(w.say("rulebook", key)), key)) for key in ("clarifications", "errors", "examples")]
+    return [*out, ""]
+
+
+def _clarifications_md(book: Book) -> list[str]:
+    w, lang = book.words, book.lang
+    out = [md.target("clarifications"), "", md.heading(2, _md(w.say("rulebook", "clarifications"))), ""]
+    for k in book.rules.clarifications:
         title, ruling, reason = clarification_words(k, lang)
-        out += [
-            f'<a id="{anchor("clarification", k.number)}"></a>',
-            "",
-            f"### {say('rulebook', 'clarification', n=k.number)}: {_md(title)}",
-            "",
-        ]
-        out += [_md(ruling), "", f"*{say('rulebook', 'reason')}:* {_md(reason)}", ""]
-        out += [", ".join(f"[{_md(x)}](#{anchor('clause', x)})" for x in k.clauses), ""]
-    out += ['<a id="errors"></a>', "", f"## {say('rulebook', 'errors')}", ""]
-    out += [
-        f"| {say('rulebook', 'error_code')} | | {say('rulebook', 'acts')} | {say('rulebook', 'enforces')} |",
-        "|---|---|---|---|",
+        heading = f"{_md(w.say('rulebook', 'clarification', n=k.number))}: {_md(title)}"
+        out += [md.target(anchor("clarification", k.number)), "", md.heading(3, heading), ""]
+        out += [_md(ruling), "", f"*{_md(w.say('rulebook', 'reason'))}:* {_md(reason)}", ""]
+        out += [", ".join(md.link(_md(x), anchor("clause", x)) for x in k.clauses), ""]
+    return out
+
+
+def _errors_md(book: Book) -> list[str]:
+    rules, w, lang = book.rules, book.words, book.lang
+    head = [
+        _md(w.say("rulebook", "error_code")),
+        "",
+        _md(w.say("rulebook", "acts")),
+        _md(w.say("rulebook", "enforces")),
     ]
+    rows = []
     for e in rules.errors:
         words = _md(error_words(rules, e.code, lang))
         when = error_when_words(rules, e.code, lang)
         if when:
-            words += f"<br>*{say('rulebook', 'when')}:* {_md(when)}"
-        acts = ", ".join(escape.markdown_code(a) for a in e.acts)
-        code = escape.markdown_code(e.code)
-        out.append(f"| {code} | {words} | {acts} | [{_md(e.clause)}](#{anchor('clause', e.clause)}) |")
-    out.append("")
-    decisions = thaw(rules.profile).get("decisions", []) if rules.profile else []
-    if decisions:
-        out += [f"## {say('rulebook', 'decisions')}", ""]
-        for i, d in enumerate(decisions):
-            dw = decision_words(rules, i, d, lang)
-            out += [f"### {_md(dw['topic'])}", "", _md(dw["decision"]), ""]
-            out += [f"*{say('rulebook', 'reason')}:* {_md(dw['reason'])}", ""]
-    out += ['<a id="examples"></a>', "", f"## {say('rulebook', 'examples')}", ""]
-    for ex in book.examples.values():
-        out += _example_md(book, ex)
-    return "\n".join(out) + "\n"
+            words += f"<br>*{_md(w.say('rulebook', 'when'))}:* {_md(when)}"
+        acts = ", ".join(md.code(a) for a in e.acts)
+        rows.append([md.code(e.code), words, acts, md.link(_md(e.clause), anchor("clause", e.clause))])
+    return [md.target("errors"), "", md.heading(2, _md(w.say("rulebook", "errors"))), "", *md.table(head, rows), ""]
 
 
 def _clause_md(book: Book, c: Any, codes: list[str]) -> list[str]:
     """One clause: its anchor and heading, its text, then where it comes from and what refers to it."""
     rules, w, lang = book.rules, book.words, book.lang
     title, text = clause_words(c, lang)
-    out = [f'<a id="{anchor("clause", c.id)}"></a>', "", f"### {_md(c.id)}: {_md(title)}", "", _md(text), ""]
+    out = [md.target(anchor("clause", c.id)), "", md.heading(3, f"{_md(c.id)}: {_md(title)}"), "", _md(text), ""]
     meta = [_md(w.say("rulebook", "source", section=c.section))]
     if c.quote and lang == "en":
         meta.append(f"{_md(w.say('rulebook', 'quote'))}: \u201c{_md(c.quote)}\u201d")
     if c.clarifications:
-        links = ", ".join(f"[{n}](#{anchor('clarification', n)})" for n in c.clarifications)
+        links = ", ".join(md.link(str(n), anchor("clarification", n)) for n in c.clarifications)
         meta.append(f"{_md(w.say('rulebook', 'clarifications'))}: {links}")
     if codes:
-        meta.append(f"{_md(w.say('rulebook', 'errors'))}: " + ", ".join(escape.markdown_code(x) for x in codes))
+        meta.append(f"{_md(w.say('rulebook', 'errors'))}: " + ", ".join(md.code(x) for x in codes))
     if c.origin != rules.name:
         meta.append(_md(c.origin))
     out += ["*" + "; ".join(meta) + "*", ""]
     shown = book.by_clause.get(c.id, [])
     if shown:
         example = "rulebook", "example"
-        links = ", ".join(f"[{_md(w.say(*example, id=i))}](#{anchor('example', i)})" for i in shown)
+        links = ", ".join(md.link(_md(w.say(*example, id=i)), anchor("example", i)) for i in shown)
         out += [f"{_md(w.say('rulebook', 'examples'))}: {links}", ""]
     return out
 
@@ -214,17 +221,13 @@ def section_title(w: Words, sec: str) -> str:
         return title
 
 
-def deal_line(w: Words, deal: dict[str, list[str]]) -> str:
-    return "; ".join(f"{w.seat(s)}: {' '.join(cards)}" for s, cards in deal.items())
-
-
 def _example_md(book: Book, ex: Example) -> list[str]:
     w = book.words
 
     def say(*key: str, **values: object) -> str:
         return _md(w.say(*key, **values))
 
-    out = [f'<a id="{ex.anchor}"></a>', "", f"### {say('rulebook', 'example', id=ex.case.id)}", ""]
+    out = [md.target(ex.anchor), "", md.heading(3, say("rulebook", "example", id=ex.case.id)), ""]
     if book.lang == "en":  # case titles are written in English only
         out += [f"*{_md(ex.case.title)}*", ""]
     head = []
@@ -235,10 +238,10 @@ def _example_md(book: Book, ex: Example) -> list[str]:
     if head:
         out += [_md("; ".join(head)), ""]
     out += [f"**{say('rulebook', 'deal')}**", ""]
-    out += [f"{i}. {_md(deal_line(w, d))}" for i, d in enumerate(ex.deals, 1)]
+    out += [md.item(_md(w.deal(d)), number=i) for i, d in enumerate(ex.deals, 1)]
     out += ["", f"**{say('rulebook', 'actions')}**", ""]
     for i, (action, said) in enumerate(ex.lines, 1):
-        out.append(f"{i}. {_md(action)}" + (f" \u2014 {_md('; '.join(said))}" if said else ""))
+        out.append(md.item(_md(action) + (f" \u2014 {_md('; '.join(said))}" if said else ""), number=i))
     final = ex.final
     winner = w.side(final["winner"]) if final["winner"] else w.say("words", "nobody")
     outcome = _md(w.say("audit", "final", score=w.score(final["score"]), winner=winner))

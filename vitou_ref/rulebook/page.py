@@ -4,37 +4,32 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from .._version import __version__
+from ..audit.i18n import clarification_words, clause_words, decision_words, error_when_words, error_words, ruleset_words
 from ..present import escape
+from ..present.cards import notation, prose
+from ..present.page import anchor, document
 from ..rules.model import Clause, thaw
-from .htmlpage import document, notation, prose
-from .i18n import clarification_words, clause_words, decision_words, error_when_words, error_words, ruleset_words
-from .rulebook import Book, Example, anchor, deal_line, section_title, sections_of
+from .book import Book, Example, section_title, sections_of
 
 # The contents: two columns on a wide screen, each section's list whole in one of them; one column on a phone.
 CSS = """
 nav>ul{columns:2;column-gap:2rem;font-size:.92rem;padding-left:1.2rem}
 nav>ul>li{break-inside:avoid;margin-bottom:.4rem}
 nav ul ul{padding-left:1.2rem}
-table{border-collapse:collapse;font-size:.92rem}
-td,th{border:1px solid #e6d9c3;padding:.25rem .5rem;text-align:left;vertical-align:top}
 .example{background:#f8f3ea;border-left:4px solid #c9a66b;padding:.5rem 1rem;margin:1rem 0}
 .clar{border-left:4px solid #8fa6b8;padding-left:1rem}
-@media (max-width:40rem){nav>ul{columns:auto}#errors table,#errors tbody,#errors tr,#errors td{display:block}#errors tr:first-child{display:none}#errors tr{border:1px solid #e6d9c3;margin-bottom:.6rem}#errors td{border:none}}
+@media (max-width:40rem){nav>ul{columns:auto}#errors table,#errors tbody,#errors tr,#errors td{display:block}#errors tr:first-child{display:none}#errors tr{border:1px solid var(--line);margin-bottom:.6rem}#errors td{border:none}}
 @media print{nav{display:none}.example,.clar,article{break-inside:avoid}}
 """
 
 
 def page(book: Book) -> str:
     rules, w, lang = book.rules, book.words, book.lang
-    say = w.say
+    say, deck = w.say, w.deck
     e = escape.html
     rtitle, rsummary = ruleset_words(rules, lang)
-    parts = [
-        f"<h1>{e(say('rulebook', 'title', title=rtitle))}</h1>",
-        f'<p class="meta">{e(say("rulebook", "version", version=rules.version, hash=rules.content_hash))}</p>',
-        f"<p>{prose(rsummary, rules)}</p>",
-    ]
-    parts += _contents(book)
+    parts = [f"<p>{prose(rsummary, deck)}</p>", *_contents(book)]
     errors_of: dict[str, list[str]] = defaultdict(list)
     for err in rules.errors:
         errors_of[err.clause].append(err.code)
@@ -50,15 +45,25 @@ def page(book: Book) -> str:
         for i, d in enumerate(decisions):
             dw = decision_words(rules, i, d, lang)
             parts.append(
-                f"<h3>{e(dw['topic'])}</h3><p>{prose(dw['decision'], rules)}</p>"
-                f"<p><em>{e(say('rulebook', 'reason'))}:</em> {prose(dw['reason'], rules)}</p>"
+                f"<h3>{e(dw['topic'])}</h3><p>{prose(dw['decision'], deck)}</p>"
+                f"<p><em>{e(say('rulebook', 'reason'))}:</em> {prose(dw['reason'], deck)}</p>"
             )
         parts.append("</section>")
     parts.append(f'<section id="examples"><h2>{e(say("rulebook", "examples"))}</h2>')
     for ex in book.examples.values():
         parts.append(_example_html(book, ex))
     parts.append("</section>")
-    return document(lang, say("rulebook", "title", title=rtitle), CSS, parts)
+    title = say("rulebook", "title", title=rtitle)
+    return document(
+        lang=lang,
+        title=title,
+        kind=say("rulebook", "kind"),
+        heading=title,
+        provenance=[say("rulebook", "version", version=rules.version, hash=rules.content_hash)],
+        body=parts,
+        footer=f"{rules.name} · vitou {__version__}",
+        css=CSS,
+    )
 
 
 def _contents(book: Book) -> list[str]:
@@ -80,10 +85,11 @@ def _contents(book: Book) -> list[str]:
 def _clause_html(book: Book, c: Clause, codes: list[str]) -> str:
     """One clause's article: its text, then a line of where it comes from and what refers to it."""
     rules, say, lang = book.rules, book.words.say, book.lang
+    deck = book.words.deck
     e = escape.html
     title, text = clause_words(c, lang)
     # The clause that binds the deck defines how a card is written: its codes are the notation, not cards in play.
-    body = notation(text, rules) if c.rule == "deck" else prose(text, rules)
+    body = notation(text, deck) if c.rule == "deck" else prose(text, deck)
     parts = [f'<article id="{anchor("clause", c.id)}"><h3>{e(c.id)}: {e(title)}</h3><p>{body}</p>']
     meta = [e(say("rulebook", "source", section=c.section))]
     if c.quote and lang == "en":
@@ -109,6 +115,7 @@ def _clause_html(book: Book, c: Clause, codes: list[str]) -> str:
 
 def _clarifications_html(book: Book) -> list[str]:
     rules, say, lang = book.rules, book.words.say, book.lang
+    deck = book.words.deck
     e = escape.html
     parts = [f'<section id="clarifications"><h2>{e(say("rulebook", "clarifications"))}</h2>']
     for k in rules.clarifications:
@@ -117,7 +124,7 @@ def _clarifications_html(book: Book) -> list[str]:
         parts.append(
             f'<div class="clar" id="{anchor("clarification", k.number)}">'
             f"<h3>{e(say('rulebook', 'clarification', n=k.number))}: {e(title)}</h3>"
-            f"<p>{prose(ruling, rules)}</p><p><em>{e(say('rulebook', 'reason'))}:</em> {prose(reason, rules)}</p>"
+            f"<p>{prose(ruling, deck)}</p><p><em>{e(say('rulebook', 'reason'))}:</em> {prose(reason, deck)}</p>"
             f'<p class="meta">{links}</p></div>'
         )
     parts.append("</section>")
@@ -148,7 +155,8 @@ def _errors_html(book: Book) -> list[str]:
 
 
 def _example_html(book: Book, ex: Example) -> str:
-    rules, w = book.rules, book.words
+    w = book.words
+    deck = w.deck
     say = w.say
     e = escape.html
     head = []
@@ -156,9 +164,9 @@ def _example_html(book: Book, ex: Example) -> str:
         head.append(say("rulebook", "dealer", seat=w.seat(ex.setup["dealer"])))
     if "score" in ex.setup:
         head.append(say("rulebook", "score_start", score=w.score(ex.setup["score"])))
-    deals = "".join(f"<li>{prose(deal_line(w, d), rules)}</li>" for d in ex.deals)
+    deals = "".join(f"<li>{prose(w.deal(d), deck)}</li>" for d in ex.deals)
     steps = "".join(
-        f"<li>{prose(action, rules)}" + (f" \u2014 {prose('; '.join(said), rules)}" if said else "") + "</li>"
+        f"<li>{prose(action, deck)}" + (f" \u2014 {prose('; '.join(said), deck)}" if said else "") + "</li>"
         for action, said in ex.lines
     )
     final = ex.final
@@ -166,7 +174,7 @@ def _example_html(book: Book, ex: Example) -> str:
     outcome = say("audit", "final", score=w.score(final["score"]), winner=winner)
     return (
         f'<div class="example" id="{ex.anchor}"><h3>{e(say("rulebook", "example", id=ex.case.id))}</h3>'
-        + (f"<p><em>{prose(ex.case.title, rules)}</em></p>" if book.lang == "en" else "")
+        + (f"<p><em>{prose(ex.case.title, deck)}</em></p>" if book.lang == "en" else "")
         + (f'<p class="meta">{e("; ".join(head))}</p>' if head else "")
         + f"<p><strong>{e(say('rulebook', 'deal'))}</strong></p><ol>{deals}</ol>"
         f"<p><strong>{e(say('rulebook', 'actions'))}</strong></p><ol>{steps}</ol>"
