@@ -19,7 +19,7 @@ LAYERS: list[list[str]] = [
     ["engine"],
     ["protocol", "players"],
     ["kit"],
-    ["hunt", "audit", "sim"],
+    ["hunt", "audit", "sim", "results"],
     ["cli"],
 ]
 # Modules at the top of the package and what they are: the version and the

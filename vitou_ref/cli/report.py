@@ -133,8 +133,8 @@ def _target(out: str | None, html: bool) -> tuple[str | None, bool]:
 
 def _render(c: Comparison, fmt: str, page: str | None, rulebook: str | None) -> str:
     if fmt == "html":
-        from ..kit.htmlreport import RULEBOOK_NAME, render_page
-        from ..kit.htmlreport import rulebook as load_rulebook
+        from ..results.page import RULEBOOK_NAME, render_page
+        from ..results.page import rulebook as load_rulebook
 
         if rulebook is None and page is not None:
             beside = os.path.join(os.path.dirname(os.path.abspath(page)), RULEBOOK_NAME)
