@@ -245,7 +245,7 @@ def certify_parts() -> Any:
 
 def certify_run(parts: Any, s: str) -> Any:
     from vitou_ref.kit.certify import ERRORED, FAILED, SKIPPED, CaseResult, Options, Run
-    from vitou_ref.kit.compare import Difference
+    from vitou_ref.kit.judge import Difference
 
     suite, _ = parts
     run = Run(Options(["impl"], s, [RULESET]), suite, 0.0, {"name": s, "version": s, "language": s}, offered=[s])
@@ -264,7 +264,8 @@ def certify_run(parts: Any, s: str) -> Any:
 @given(texts)
 def test_certify_outputs(certify_parts: Any, s: str) -> None:
     from vitou_ref.cli.certify import _print
-    from vitou_ref.kit.reports import verdicts, write_junit
+    from vitou_ref.kit.runfiles import write_junit
+    from vitou_ref.kit.verdicts import verdicts
 
     run = certify_run(certify_parts, s)
     vs = verdicts(run, certify_parts[1])
@@ -290,7 +291,7 @@ def test_certify_outputs(certify_parts: Any, s: str) -> None:
 
 def saved_report(parts: Any, s: str, directory: str) -> str:
     """A report as certify writes it, then changed as a hand could change it: every text in it is ``s``."""
-    from vitou_ref.kit.reports import JsonlReport
+    from vitou_ref.kit.runfiles import JsonlReport
 
     run = certify_run(parts, s)
     path = os.path.join(directory, "report.jsonl")

@@ -11,10 +11,10 @@ from typing import Any
 
 from .._version import __version__
 from ..kit.certify import PASSED, SKIPPED, XFAIL
-from ..kit.comparison import Comparison, Entrant, Group, Tally
-from ..kit.results import CaseLine, short_hash
 from ..present import escape
 from ..rules.plurals import counted
+from .matrix import Comparison, Entrant, Group, Tally
+from .read import CaseLine, short_hash
 
 RULEBOOK_NAME = "rulebook.html"  # the page `vitou rulebook --format html` writes, looked for beside the report
 MAX_JSON = 20_000  # characters of an expected or actual value shown; the rest is cut, and says so

@@ -8,8 +8,8 @@ from typing import Any
 from .._version import __version__
 from ..present import escape
 from ..rules.plurals import counted
-from .comparison import Comparison, Entrant, Group, Tally
-from .results import CaseLine, short_hash
+from .matrix import Comparison, Entrant, Group, Tally
+from .read import CaseLine, short_hash
 
 NOT_RUN = "-"
 
