@@ -263,7 +263,7 @@ def certify_run(parts: Any, s: str) -> Any:
 @SETTINGS
 @given(texts)
 def test_certify_outputs(certify_parts: Any, s: str) -> None:
-    from vitou_ref.cli.certify import _print
+    from vitou_ref.cli.certify_out import print_verdicts as _print
     from vitou_ref.kit.runfiles import write_junit
     from vitou_ref.kit.verdicts import verdicts
 
