@@ -248,8 +248,10 @@ def certify_run(parts: Any, s: str) -> Any:
     from vitou_ref.kit.judge import Difference
 
     suite, _ = parts
-    run = Run(Options(["impl"], s, [RULESET]), suite, 0.0, {"name": s, "version": s, "language": s}, offered=[s])
     cases = suite.cases
+    planned = {"rules": {RULESET: [c.id for c in cases[:3]]}, "envelope": []}  # as certify plans the cases it runs
+    implementation = {"name": s, "version": s, "language": s}
+    run = Run(Options(["impl"], s, [RULESET]), suite, 0.0, implementation, offered=[s], planned=planned)
     wrong = Difference("legal", "legal", ["AS", "7H"], ["AS", s], {"seat": s, "act": "play", "card": s})
     run.results = [
         CaseResult(cases[0], RULESET, FAILED, reason=wrong.describe(), difference=wrong),
