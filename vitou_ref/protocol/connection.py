@@ -325,7 +325,11 @@ class Connection:
                 code = self.proc.wait(timeout=0.5)
         if code is None and what == "exited before answering":
             what = "closed its output before answering, and is still running"
-        plain = f"the implementation {what}" + (f" (exit status {code})" if code is not None else "") + self._limit_note(code)
+        plain = (
+            f"the implementation {what}"
+            + (f" (exit status {code})" if code is not None else "")
+            + self._limit_note(code)
+        )
         tail = self.stderr_tail(400).strip()
         return Fault("exited", plain + (f"; stderr: {escape.text(tail, 400)}" if tail else ""), plain)
 
