@@ -72,6 +72,48 @@ def test_the_contract_catches_a_sideways_import(copy_of_the_package: Path) -> No
     assert any("sideways import: audit and hunt" in p for p in problems)
 
 
+# ---- the results room: above kit, beside hunt, audit and sim
+
+
+def test_the_contract_catches_the_kit_importing_the_results_room(copy_of_the_package: Path) -> None:
+    # The kit certifies; reading what runs wrote comes after it, so a kit module may not import results.
+    certify = copy_of_the_package / "vitou_ref" / "kit" / "certify.py"
+    _append(certify, "\n\ndef _late() -> None:\n    from ..results.read import read_reports  # noqa\n")
+    problems = _checker().check(copy_of_the_package)
+    line = len(certify.read_text(encoding="utf-8").splitlines())
+    assert problems[0] == (
+        f"vitou_ref/kit/certify.py:{line}: upward import: "
+        "kit (layer 3) imports vitou_ref.results.read (room results, layer 4)"
+    )
+    # results.read imports kit.certify, so the planted line also closes a cycle, reported on its own.
+    (cycle,) = problems[1:]
+    chain = cycle.removeprefix("cycle: ").split(" -> ")
+    assert chain[0] == chain[-1] and {"vitou_ref.kit.certify", "vitou_ref.results.read"} <= set(chain)
+
+
+def test_the_contract_catches_a_cycle_inside_the_results_room(copy_of_the_package: Path) -> None:
+    # results.page imports results.matrix; matrix importing page back closes a cycle, and nothing else is wrong.
+    _append(copy_of_the_package / "vitou_ref" / "results" / "matrix.py", "\nfrom . import page  # noqa\n")
+    problems = _checker().check(copy_of_the_package)
+    assert problems == ["cycle: vitou_ref.results.matrix -> vitou_ref.results.page -> vitou_ref.results.matrix"]
+
+
+@pytest.mark.parametrize(("room", "module", "other"), [("results", "diff", "audit"), ("sim", "stats", "results")])
+def test_the_results_room_and_its_neighbours_are_independent(
+    copy_of_the_package: Path, room: str, module: str, other: str
+) -> None:
+    _append(copy_of_the_package / "vitou_ref" / room / f"{module}.py", f"\nfrom ..{other} import x  # noqa\n")
+    problems = _checker().check(copy_of_the_package)
+    assert any(f"sideways import: {room} and {other} are independent rooms" in p for p in problems), problems
+
+
+def test_only_the_command_line_sits_above_the_results_room() -> None:
+    layers = _checker().LAYERS
+    where = {room: i for i, rooms in enumerate(layers) for room in rooms}
+    assert where["results"] == where["kit"] + 1
+    assert [room for room, i in where.items() if i > where["results"]] == ["cli"]
+
+
 def _sizes() -> tuple[list[str], list[str]]:
     long_modules, long_functions = [], []
     for path in sorted(PACKAGE.rglob("*.py")):

@@ -12,8 +12,8 @@ import pytest
 
 from vitou_ref.kit.certify import PASSED, Certifier, Options, Run
 from vitou_ref.kit.envelope import Line, envelope_cases, judge_answer, sentinel
-from vitou_ref.kit.reports import exit_status, render_json, render_text, verdicts
 from vitou_ref.kit.suite import load_suite
+from vitou_ref.kit.verdicts import exit_status, render_json, render_text, verdicts
 from vitou_ref.rules.errors import InputError
 from vitou_ref.rules.model import freeze
 from vitou_ref.rules.yamlsafe import load_text

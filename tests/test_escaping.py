@@ -245,13 +245,13 @@ def certify_parts() -> Any:
 
 def certify_run(parts: Any, s: str) -> Any:
     from vitou_ref.kit.certify import ERRORED, FAILED, SKIPPED, CaseResult, Options, Run
-    from vitou_ref.kit.compare import Difference
+    from vitou_ref.kit.judge import Difference
 
     suite, _ = parts
     cases = suite.cases
-    planned = {"rules": {RULESET: [c.id for c in cases[:3]]}}  # what the header declares: the three cases below
-    impl = {"name": s, "version": s, "language": s}
-    run = Run(Options(["impl"], s, [RULESET]), suite, 0.0, impl, offered=[s], planned=planned)
+    planned = {"rules": {RULESET: [c.id for c in cases[:3]]}, "envelope": []}  # as certify plans the cases it runs
+    implementation = {"name": s, "version": s, "language": s}
+    run = Run(Options(["impl"], s, [RULESET]), suite, 0.0, implementation, offered=[s], planned=planned)
     wrong = Difference("legal", "legal", ["AS", "7H"], ["AS", s], {"seat": s, "act": "play", "card": s})
     run.results = [
         CaseResult(cases[0], RULESET, FAILED, reason=wrong.describe(), difference=wrong),
@@ -266,8 +266,8 @@ def certify_run(parts: Any, s: str) -> Any:
 @given(texts)
 def test_certify_outputs(certify_parts: Any, s: str) -> None:
     from vitou_ref.cli.certify_out import print_verdicts as _print
-    from vitou_ref.kit.reportfiles import write_junit
-    from vitou_ref.kit.reports import verdicts
+    from vitou_ref.kit.runfiles import write_junit
+    from vitou_ref.kit.verdicts import verdicts
 
     run = certify_run(certify_parts, s)
     vs = verdicts(run, certify_parts[1])
@@ -293,7 +293,7 @@ def test_certify_outputs(certify_parts: Any, s: str) -> None:
 
 def saved_report(parts: Any, s: str, directory: str) -> str:
     """A report as certify writes it, then changed as a hand could change it: every text in it is ``s``."""
-    from vitou_ref.kit.reportfiles import JsonlReport
+    from vitou_ref.kit.runfiles import JsonlReport
 
     run = certify_run(parts, s)
     path = os.path.join(directory, "report.jsonl")
@@ -465,8 +465,7 @@ def test_certify_markdown_keeps_a_markup_name_and_card_as_text(capsys: pytest.Ca
     md = capsys.readouterr().out
     html = MD.render(md)
     assert "<img" not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
-    # Not conformant (the card is no card), so the page is a test's, not a certification's.
-    assert md.startswith("# Test of \\<img src=x onerror=alert(1)\\>")
+    assert md.startswith("# Test of \\<img src=x onerror=alert(1)\\>")  # not conformant: tested, not certified
 
 
 def test_audit_markdown_keeps_a_note_and_a_claim_as_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

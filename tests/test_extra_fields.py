@@ -74,7 +74,7 @@ def test_the_cases_hold_every_kind_of_event() -> None:
 
 
 def test_extra_fields_in_every_object_pass_every_case_of_certify_and_the_plugin() -> None:
-    # assert_conforms and certify's judge share kit/compare.py; fails before: 32 of 298 cases passed.
+    # assert_conforms and certify's judge share kit/judge.py; fails before: 32 of 298 cases passed.
     for case, answer in ANSWERS:
         decorated = copy.deepcopy(answer)
         _everywhere(decorated)

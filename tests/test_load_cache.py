@@ -187,3 +187,29 @@ def test_an_empty_suite_directory_is_refused(tmp_path: Path) -> None:
 
 def test_the_bundled_suite_dir_exists() -> None:
     assert default_suite_dir().is_dir()
+
+
+# ---- round two: modules that move
+
+
+def _fingerprint_of(root: Path) -> str:
+    code = "from vitou_ref.rules import cache; print(cache.__file__, cache._code_fingerprint().hex())"
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, check=True, capture_output=True, text=True)
+    where, fingerprint = done.stdout.split()
+    assert Path(where).is_relative_to(root)  # the copy is what runs
+    return fingerprint
+
+
+def test_a_module_that_moves_is_other_code(tmp_path: Path) -> None:
+    # Entries are pickles, which name the module of each class they hold: after a module moves, entries
+    # written before must be misses, even when no byte and no time of change differs.
+    package = Path(cache.__file__).resolve().parent.parent
+    shutil.copytree(package, tmp_path / "vitou_ref", ignore=shutil.ignore_patterns("__pycache__", "_data"))
+    before = _fingerprint_of(tmp_path)
+    assert _fingerprint_of(tmp_path) == before  # nothing else in the fingerprint changes from one run to the next
+    kit = tmp_path / "vitou_ref" / "kit"
+    st = (kit / "fixtures.py").stat()
+    (kit / "fixtures.py").rename(kit / "fixtures_moved.py")  # where it sorts among the others: only its name differs
+    os.utime(kit / "fixtures_moved.py", ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert _fingerprint_of(tmp_path) != before

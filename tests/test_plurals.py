@@ -188,8 +188,8 @@ def test_no_catalog_keeps_a_workaround(lang: str) -> None:
 MODULES = [
     *sorted((ROOT / "vitou_ref" / "audit").glob("*.py")),
     *sorted((ROOT / "vitou_ref" / "engine").glob("*.py")),
-    *(ROOT / "vitou_ref" / "kit" / f"{m}.py" for m in ("compare", "resultstext", "htmlreport", "envelope", "reports")),
-    *(ROOT / "vitou_ref" / "kit" / f"{m}.py" for m in ("badges",)),
+    *(ROOT / "vitou_ref" / "kit" / f"{m}.py" for m in ("judge", "envelope", "verdicts")),
+    *(ROOT / "vitou_ref" / "results" / f"{m}.py" for m in ("text", "page", "badges")),
     ROOT / "vitou_ref" / "hunt" / "mutation.py",
     ROOT / "vitou_ref" / "hunt" / "fuzzfixture.py",
 ]

@@ -124,7 +124,7 @@ def test_a_plain_run_gets_no_vitou_test_and_imports_no_kit(pytester: pytest.Pyte
 
         def test_plain():
             assert "vitou_ref.pytest_plugin" in sys.modules  # the entry point loaded it
-            rooms = ("kit", "protocol", "hunt", "audit", "cli", "testing")
+            rooms = ("kit", "results", "protocol", "hunt", "audit", "cli", "testing")
             heavy = [m for m in sys.modules if m.split(".")[:2] in [["vitou_ref", r] for r in rooms]]
             assert heavy == []
         """

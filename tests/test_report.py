@@ -611,7 +611,7 @@ def test_a_version_forging_another_reports_label_never_takes_its_column(
     assert errored and re.search(rf"^  {errored[0]}\s+passed\s+\S+\s+ERRORED\s", text, flags=re.M)
     # Markdown and badges: the same keys, one badge each, the reference's with the reference's numbers.
     assert main(["report", "--format", "markdown", *map(str, files)]) == 0
-    # The label's brackets are escaped, as every character that could start Markdown (present/escape.py).
+    # Brackets escaped, so that the label renders as written and never as a link.
     assert f"| A: vitou-ref 1.0.0 ({REFERENCE_LABEL}) \\[report A\\] |" in capsys.readouterr().out
     badges = tmp_path / "badges"
     assert main(["report", "--badge", str(badges), *map(str, files)]) == 0

@@ -33,7 +33,7 @@ from vitou_ref.audit.report import audit_json, audit_text, position_json, positi
 from vitou_ref.engine.actions import action_from_json
 from vitou_ref.engine.reasons import Reason, catalog
 from vitou_ref.engine.tables import tables_for
-from vitou_ref.kit.reports import Verdict
+from vitou_ref.kit.verdicts import Verdict
 from vitou_ref.rulebook.book import build, markdown
 from vitou_ref.rules.errors import IllegalAction
 from vitou_ref.sim.compare import report

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from vitou_ref.kit.compare import compare
+from vitou_ref.kit.judge import compare
 from vitou_ref.kit.suite import load_suite
 from vitou_ref.kit.suitecheck import check_suite, reference_run
 from vitou_ref.rules.model import Ruleset, thaw

@@ -24,7 +24,7 @@ from vitou_ref.engine.events import HandEvent
 from vitou_ref.engine.tables import tables_for
 from vitou_ref.hunt.fuzzcases import Case as FuzzCase
 from vitou_ref.hunt.fuzzcases import compare as fuzz_compare
-from vitou_ref.kit.compare import compare
+from vitou_ref.kit.judge import compare
 from vitou_ref.kit.suite import load_suite
 from vitou_ref.protocol.client import handshake_problem
 from vitou_ref.protocol.server import run_case

@@ -19,7 +19,7 @@ LAYERS: list[list[str]] = [
     ["engine"],
     ["protocol", "players"],
     ["kit"],
-    ["hunt", "audit", "sim"],
+    ["hunt", "audit", "sim", "results"],
     ["rulebook"],  # speaks in the audit's words: its examples read as the rulings do
     ["cli"],
 ]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .kit.compare import compare, shape_problem
 from .kit.fixtures import Case
+from .kit.judge import compare, shape_problem
 from .kit.suite import load_suite
 from .protocol.client import PROTOCOL_MINOR
 from .rules.model import thaw

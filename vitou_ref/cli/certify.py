@@ -305,7 +305,7 @@ def _rules(names: list[str]) -> dict[str, Ruleset | None]:
 
 def _run(plan: _Plan, options: Options, early: Connection | None, outputs: Outputs) -> int:
     from ..kit.certify import Certifier, HarnessError
-    from ..kit.reports import exit_status, verdicts
+    from ..kit.verdicts import exit_status, verdicts
 
     jsonl = open_report(outputs, plan.suite.root, plan.rules)
     total = sum(len(cs) for cs in plan.cases.values()) + len(plan.envelope)

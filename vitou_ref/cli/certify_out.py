@@ -8,14 +8,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..kit.outputs import dir_problem, file_problem, lost_write
+from ..kit.outpaths import dir_problem, file_problem, lost_write
 from ..rules.plurals import counted
 
 if TYPE_CHECKING:
     from ..kit.certify import Run
     from ..kit.fixtures import Case
-    from ..kit.reportfiles import JsonlReport
-    from ..kit.reports import Verdict
+    from ..kit.runfiles import JsonlReport
+    from ..kit.verdicts import Verdict
     from ..rules.model import Ruleset
 
 
@@ -63,7 +63,7 @@ def refuse_taken_names(cases: Iterable[Case], outputs: Outputs) -> None:
 
 
 def open_report(outputs: Outputs, suite_root: str, rules: dict[str, Ruleset | None]) -> JsonlReport | None:
-    from ..kit.reportfiles import JsonlReport
+    from ..kit.runfiles import JsonlReport
 
     if not outputs.report:
         return None
@@ -75,7 +75,7 @@ def open_report(outputs: Outputs, suite_root: str, rules: dict[str, Ruleset | No
 
 def write_files(outputs: Outputs, run: Run, vs: list[Verdict], jsonl: JsonlReport | None) -> list[str]:
     """The reports and saved cases written after the verdict; what could not be written, each with its reason."""
-    from ..kit.reportfiles import save_failed, write_junit
+    from ..kit.runfiles import save_failed, write_junit
 
     lost: list[str] = []
     if jsonl is not None and jsonl.failed:
@@ -95,7 +95,7 @@ def write_files(outputs: Outputs, run: Run, vs: list[Verdict], jsonl: JsonlRepor
 
 
 def print_verdicts(fmt: str, run: Run, vs: list[Verdict]) -> None:
-    from ..kit.reports import render_json, render_markdown, render_text
+    from ..kit.verdicts import render_json, render_markdown, render_text
     from .output import json_text
 
     if fmt == "json":

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from ..kit import outputs as _out
+from ..kit import outpaths as _out
 from ..rules.errors import OutputFailed
 from . import limits as _limits
 from . import options as _o

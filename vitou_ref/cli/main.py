@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .._version import __version__
-from ..kit import outputs as _out
+from ..kit import outpaths as _out
 from ..rules.errors import InputError, SetupError, VitouError
 from . import adapter, audit, bench, certify, completion, hunt, report, sim, spec, suite
 

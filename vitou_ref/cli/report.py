@@ -7,14 +7,14 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from ..kit.outputs import dir_problem, file_problem
+from ..kit.outpaths import dir_problem, file_problem
 from ..rules.errors import InputError, OutputFailed
 from ..rules.problems import Problem
 from .output import emit
 
 if TYPE_CHECKING:  # the reading and comparing is imported when a command runs: building the parser stays cheap
-    from ..kit.comparison import Comparison
-    from ..kit.results import Report
+    from ..results.matrix import Comparison
+    from ..results.read import Report
 
 FORMATS = ("text", "markdown", "json", "html")
 
@@ -74,8 +74,8 @@ def _usage(message: str) -> int:
 def _read(files: list[str], force: bool, doing: str) -> list[Report]:
     """The reports, each checked against itself and the suite it claims; refused (InputError) when one disagrees,
     or when their suites or rules differ, unless forced; then said on stderr."""
-    from ..kit.reportcheck import check_reports
-    from ..kit.results import mismatches, read_reports
+    from ..results.check import check_reports
+    from ..results.read import mismatches, read_reports
 
     reports = read_reports(files)
     check_reports(reports)
@@ -100,7 +100,7 @@ def _incomplete(reports: list[Report]) -> bool:
 
 def report(files: list[str], fmt: str, out: str | None, rulebook: str | None, force: bool) -> int:
     """The summary of the reports, then where they differ; exit 2 if one is incomplete (it is still used)."""
-    from ..kit.comparison import compare
+    from ..results.matrix import compare
 
     page, make_dir = _target(out, fmt == "html")
     if out is not None:
@@ -133,8 +133,8 @@ def _target(out: str | None, html: bool) -> tuple[str | None, bool]:
 
 def _render(c: Comparison, fmt: str, page: str | None, rulebook: str | None) -> str:
     if fmt == "html":
-        from ..kit.htmlreport import RULEBOOK_NAME, render_page
-        from ..kit.htmlreport import rulebook as load_rulebook
+        from ..results.page import RULEBOOK_NAME, render_page
+        from ..results.page import rulebook as load_rulebook
 
         if rulebook is None and page is not None:
             beside = os.path.join(os.path.dirname(os.path.abspath(page)), RULEBOOK_NAME)
@@ -143,20 +143,20 @@ def _render(c: Comparison, fmt: str, page: str | None, rulebook: str | None) -> 
         if rulebook and (book is None or not any(a.startswith("clause-") for a in book.anchors)):
             print(f"vitou report: --rulebook: {rulebook} has no clause to link to", file=sys.stderr)
         return render_page(c, book)
-    from ..kit import resultstext
     from ..present.escape import json_dumps
+    from ..results import text as results_text
 
     if fmt == "json":
-        return json_dumps(resultstext.render_json(c), indent=2, ascii=True) + "\n"
+        return json_dumps(results_text.render_json(c), indent=2, ascii=True) + "\n"
     if fmt == "markdown":
-        return resultstext.render_markdown(c)
-    return resultstext.render_text(c)
+        return results_text.render_markdown(c)
+    return results_text.render_text(c)
 
 
 def report_diff(old: str, new: str, fmt: str, out: str | None, force: bool) -> int:
     """OLD against NEW case by case: exit 1 when a case that passed in OLD does not in NEW, 2 if one is incomplete."""
-    from ..kit import resultsdiff
     from ..present.escape import json_dumps
+    from ..results import diff as results_diff
 
     if out is not None:
         problem = file_problem(out, "--output", overwrite_ok=True)
@@ -165,11 +165,11 @@ def report_diff(old: str, new: str, fmt: str, out: str | None, force: bool) -> i
     if os.path.realpath(old) == os.path.realpath(new):
         return _usage("--diff: OLD and NEW are the same file")
     before, after = _read([old, new], force, "compared")
-    d = resultsdiff.diff(before, after)
+    d = results_diff.diff(before, after)
     if fmt == "json":
-        text = json_dumps(resultsdiff.render_json(d), indent=2, ascii=True) + "\n"
+        text = json_dumps(results_diff.render_json(d), indent=2, ascii=True) + "\n"
     else:
-        text = resultsdiff.render_markdown(d) if fmt == "markdown" else resultsdiff.render_text(d)
+        text = results_diff.render_markdown(d) if fmt == "markdown" else results_diff.render_text(d)
     emit(text, out)
     if _incomplete([before, after]):
         return 2
@@ -178,8 +178,8 @@ def report_diff(old: str, new: str, fmt: str, out: str | None, force: bool) -> i
 
 def report_badges(directory: str, files: list[str], force: bool) -> int:
     """A shields.io endpoint badge per implementation and ruleset, written under ``directory``."""
-    from ..kit.badges import write_badges
-    from ..kit.comparison import compare
+    from ..results.badges import write_badges
+    from ..results.matrix import compare
 
     problem = dir_problem(directory, "--badge")
     if problem is not None:

@@ -131,7 +131,7 @@ def _check(req: Request) -> None:
     import importlib.util
     import os
 
-    from ..kit.outputs import file_problem
+    from ..kit.outpaths import file_problem
 
     if req.merge:
         given = [option for name, option in PLAYED.items() if getattr(req, name) is not None]

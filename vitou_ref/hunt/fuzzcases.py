@@ -10,7 +10,7 @@ from typing import Any
 from ..engine.actions import Malformed, action_from_json
 from ..engine.match import Match
 from ..engine.tables import Tables
-from ..kit.compare import named_events, named_final, same_events, same_final, sides_of
+from ..kit.judge import named_events, named_final, same_events, same_final, sides_of
 from ..present import escape
 from ..protocol.client import PROTOCOL_MINOR, as_spoken
 from ..protocol.server import _structural_code, run_case

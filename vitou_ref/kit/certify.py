@@ -13,9 +13,9 @@ from ..protocol.client import PROTOCOL_MINOR, Client, Fault, offers_none
 from ..protocol.connection import DEFAULT_MAX_LINE, Connection
 from ..protocol.limits import Limits
 from ..rules.plurals import counted
-from .compare import Difference, compare, shape_problem
 from .envelope import NONE, EnvelopeCase, judge_answer, judge_sentinel, sentinel
 from .fixtures import Case
+from .judge import Difference, compare, shape_problem
 from .suite import Suite
 
 PASSED, FAILED, ERRORED, SKIPPED, XFAIL, XPASS = "passed", "failed", "errored", "skipped", "xfail", "xpass"

@@ -12,10 +12,10 @@ from ..rules.errors import InputError, UnknownRuleset
 from ..rules.model import Ruleset, thaw
 from ..rules.problems import Problem
 from ..rules.registry import load_ruleset
-from .compare import Difference, compare, shape_problem
 from .coverage import Coverage, new_coverage, record
 from .envelope import EnvelopeCase, judge_reference, reference_answers
 from .fixtures import Case
+from .judge import Difference, compare, shape_problem
 from .suite import Suite, load_suite
 
 

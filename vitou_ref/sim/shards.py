@@ -138,7 +138,7 @@ def _in_processes(
 
 def save(result: Result, path: str, *, force: bool) -> None:
     """The raw counts as JSON, refusing to replace a file unless ``force``."""
-    from ..kit.outputs import write_new
+    from ..kit.outpaths import write_new
 
     write_new(path, json.dumps(result.to_saved(), indent=1, sort_keys=True) + "\n", force=force)
 

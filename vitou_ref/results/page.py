@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._version import __version__
+from ..kit.certify import PASSED, SKIPPED, XFAIL
 from ..present import escape
 from ..present.page import anchor, document
 from ..rules.plurals import counted
-from .certify import PASSED, SKIPPED, XFAIL
-from .comparison import Comparison, Entrant, Group, Tally
-from .results import CaseLine, short_hash
+from .matrix import Comparison, Entrant, Group, Tally
+from .read import CaseLine, short_hash
 
 RULEBOOK_NAME = "rulebook.html"  # the page `vitou rulebook --format html` writes, looked for beside the report
 MAX_JSON = 20_000  # characters of an expected or actual value shown; the rest is cut, and says so

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from ..present import escape
-from .comparison import INCOMPLETE, Comparison, Tally
+from .matrix import INCOMPLETE, Comparison, Tally
 
 LABEL = "conformance"
 COLORS = {

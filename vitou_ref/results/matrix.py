@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .certify import ENVELOPE, PASSED, SKIPPED
-from .reports import Verdict, tallied
-from .results import CaseLine, Report, short_hash
+from ..kit.certify import ENVELOPE, PASSED, SKIPPED
+from ..kit.verdicts import Verdict, tallied
+from .read import CaseLine, Report, short_hash
 
 INCOMPLETE = "incomplete"  # a run cut short that had failed nothing so far: no verdict can be given
 

@@ -8,12 +8,12 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..kit.certify import ENVELOPE, ERRORED, FAILED, PASSED, SKIPPED, XFAIL, XPASS
+from ..kit.verdicts import rules_text
 from ..present import escape
 from ..protocol.wire import MAX_DEPTH, WireError, loads
 from ..rules.errors import InputError, UnknownRuleset
 from ..rules.problems import Problem, pointer
-from .certify import ENVELOPE, ERRORED, FAILED, PASSED, SKIPPED, XFAIL, XPASS
-from .reports import rules_text
 
 OUTCOMES = (PASSED, FAILED, ERRORED, SKIPPED, XFAIL, XPASS)
 HARNESS = "vitou certify"

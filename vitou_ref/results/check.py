@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from ..kit.certify import ENVELOPE, SMOKE_IDS
+from ..kit.envelope import EnvelopeCase
+from ..kit.fixtures import Case
+from ..kit.suite import Suite, cases_matching
+from ..kit.verdicts import tallied
 from ..present import escape
 from ..rules.errors import InputError
 from ..rules.problems import Problem, pointer
-from .certify import ENVELOPE, SMOKE_IDS
-from .envelope import EnvelopeCase
-from .fixtures import Case
-from .reports import tallied
-from .results import CaseLine, Report
-from .suite import Suite, cases_matching
+from .read import CaseLine, Report
 
 SHOWN = 8  # ids named in one problem; the rest are counted
 
@@ -40,8 +40,8 @@ def check_reports(reports: Sequence[Report]) -> None:
 
 def _bundled(reports: Sequence[Report]) -> tuple[str, Suite] | None:
     """The bundled suite and its hash, loaded only for reports that may claim it; None if it cannot be loaded."""
-    from .provenance import suite_hash
-    from .suite import load_suite
+    from ..kit.provenance import suite_hash
+    from ..kit.suite import load_suite
 
     if not any(r.suite_hash for r in reports):
         return None

@@ -9,8 +9,8 @@ from .._version import __version__
 from ..present import escape
 from ..present import markdown as mdown
 from ..rules.plurals import counted
-from .comparison import Comparison, Entrant, Group, Tally
-from .results import CaseLine, short_hash
+from .matrix import Comparison, Entrant, Group, Tally
+from .read import CaseLine, short_hash
 
 NOT_RUN = "-"
 

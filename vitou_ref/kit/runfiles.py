@@ -14,7 +14,7 @@ from ..rules.files import create_new, still_there, write_file
 from ..rules.model import Ruleset
 from .certify import ENVELOPE, ERRORED, FAILED, SKIPPED, XFAIL, XPASS, CaseResult, Run
 from .provenance import suite_hash
-from .reports import Verdict, rules_text, verdicts
+from .verdicts import Verdict, rules_text, verdicts
 
 
 class JsonlReport:
