@@ -18,6 +18,10 @@ It answers like the reference, except as MODE says, from the N-th run request on
   noruleset   announces no ruleset
   only100     announces vitou/1.0.0 alone
   crashall    crashes at every case from the N-th on (restarts do not help)
+  nocodes     every rejected step says "code": "ERROR" and a free-text message, no error code (every case)
+  nocodes-hello  as nocodes, and its answer to start says "error_codes": false
+  nocodes-bare   every rejected step is {"ok": false} alone, and its answer to start says "error_codes": false
+  nocodes-accept as nocodes-hello, but from the N-th case on every rejected step is accepted instead
 """
 
 from __future__ import annotations
@@ -67,6 +71,8 @@ def main() -> int:
             resp["rulesets"] = []
         if mode == "only100" and req.get("cmd") == "start":
             resp["rulesets"] = ["vitou/1.0.0"]
+        if mode.startswith("nocodes"):
+            _no_codes(mode, req, resp, runs >= at)
         faulty = req.get("cmd") == "run" and (runs == at or (mode in ("wrong", "crashall") and runs >= at))
         if faulty:
             if mode == "wrong" and "final" in resp:
@@ -102,6 +108,24 @@ def main() -> int:
         out.write(json.dumps(resp) + "\n")
         out.flush()
     return 0
+
+
+def _no_codes(mode: str, req: dict, resp: dict, faulty: bool) -> None:
+    """An engine that refuses illegal actions in its own words: the reference's answers without the error codes."""
+    if req.get("cmd") == "start":
+        if mode != "nocodes":
+            resp["error_codes"] = False
+        return
+    steps = resp.get("steps") if req.get("cmd") == "run" else None
+    for i, step in enumerate(steps or []):
+        if step.get("ok") is not False:
+            continue
+        if mode == "nocodes-accept" and faulty:
+            steps[i] = {"ok": True, "events": [], "legal": []}  # an illegal action taken as legal
+        elif mode == "nocodes-bare":
+            steps[i] = {"ok": False}
+        else:
+            steps[i] = {"ok": False, "error": "ERROR", "message": "that move is not allowed here"}
 
 
 if __name__ == "__main__":

@@ -72,6 +72,12 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         metavar="SEC",
         help="for the answer to start (default 30)",
     )
+    cert.add_argument(
+        "--level",
+        choices=("code", "outcome"),
+        help="what a refused action must report: its error code (code), or only that it is refused (outcome); "
+        "default: as the implementation's answer to start says (error_codes), else code",
+    )
     cert.add_argument("--force", action="store_true", help="replace report files and saved cases that exist")
     cert.add_argument("--progress", action="store_true", help=_p.HELP)
     cert.add_argument(
@@ -106,6 +112,7 @@ def cmd_certify(args: argparse.Namespace) -> int:
         force=args.force,
         progress=args.progress,
         limits=_limits.from_args(args),
+        level=args.level,
     )
 
 
@@ -154,6 +161,7 @@ def certify(
     force: bool,
     progress: bool = False,
     limits: Limits,
+    level: str | None = None,
 ) -> int:
     from ..kit.certify import REFERENCE_COMMAND, Options
     from ..kit.suite import suite_rules_files
@@ -197,6 +205,7 @@ def certify(
             validate_protocol=validate_protocol,
             smoke=smoke,
             limits=limits,
+            level=level,
         )
         refuse_taken_names((c for cs in plan.cases.values() for c in cs), outputs)
         return _run(plan, options, early, outputs)

@@ -15,7 +15,7 @@ from ..protocol.limits import Limits
 from ..rules.plurals import counted
 from .envelope import NONE, EnvelopeCase, judge_answer, judge_sentinel, sentinel
 from .fixtures import Case
-from .judge import Difference, compare, shape_problem
+from .judge import CODE, OUTCOME, Difference, compare, shape_problem
 from .suite import Suite
 
 PASSED, FAILED, ERRORED, SKIPPED, XFAIL, XPASS = "passed", "failed", "errored", "skipped", "xfail", "xpass"
@@ -39,6 +39,16 @@ class HarnessError(Exception):
 ENVELOPE = "envelope"  # the section of envelope results, judged apart from the rules
 
 
+def outcome_level(outcome: str, codes_only: bool) -> str:
+    """A case's outcome at the outcome level, from its outcome at the code level.
+
+    Only a failure on error codes alone is forgiven there: it passes (or, listed as known, unexpectedly passes).
+    """
+    if not codes_only:
+        return outcome
+    return {FAILED: PASSED, XFAIL: XPASS}.get(outcome, outcome)
+
+
 @dataclass
 class CaseResult:
     case: Case | EnvelopeCase
@@ -49,6 +59,7 @@ class CaseResult:
     seconds: float = 0.0
     known: str | None = None  # the reason given in --expect, if listed
     fault: str | None = None  # for an errored case, how the peer failed: crash, timeout, protocol, shape, schema
+    codes_only: bool = False  # it differs at the code level and agrees at the outcome level: only its codes differ
 
     @property
     def section(self) -> str:
@@ -87,6 +98,8 @@ class CaseResult:
             out["known_failure"] = self.known
         if self.fault:
             out["fault"] = self.fault
+        if self.codes_only:
+            out["codes_only"] = True
         return out
 
 
@@ -104,6 +117,7 @@ class Options:
     validate_protocol: bool = False
     smoke: bool = False  # a smoke test (--smoke): its verdicts are not a certification
     limits: Limits = field(default_factory=Limits)  # what each process of the implementation may use
+    level: str | None = None  # code or outcome (--level); None: as the handshake says (error_codes)
 
 
 @dataclass
@@ -113,6 +127,7 @@ class Run:
     started: float
     implementation: dict[str, Any] | None = None
     protocol_minor: int = PROTOCOL_MINOR  # the peer speaks protocol 1.minor, as its answer to start says
+    level: str = CODE  # the level certified: the user's --level, else the handshake's word, else code
     offered: list[str] = field(default_factory=list)
     results: list[CaseResult] = field(default_factory=list)
     restarts: int = 0
@@ -184,6 +199,8 @@ class Certifier:
         self.client = client
         run.implementation = hello.implementation
         run.protocol_minor = hello.minor
+        # The user's word wins over the handshake's: --level code holds an engine to the codes it disowns.
+        run.level = self.opt.level or (CODE if hello.codes else OUTCOME)
         run.offered = list(hello.rulesets)
 
     def close(self) -> None:
@@ -311,6 +328,13 @@ class Certifier:
         if bad_shape is not None:
             return CaseResult(case, ruleset, ERRORED, bad_shape, fault="shape")
         diff = compare(case, expect, response, run.protocol_minor)
-        if diff is not None:
-            return CaseResult(case, ruleset, FAILED, diff.describe(), diff)
-        return CaseResult(case, ruleset, PASSED)
+        if diff is None:
+            return CaseResult(case, ruleset, PASSED)
+        # One exchange judges both levels: whether only the error codes differ is known at either.
+        lenient = compare(case, expect, response, run.protocol_minor, OUTCOME)
+        if lenient is not None:
+            shown = diff if run.level == CODE else lenient
+            return CaseResult(case, ruleset, FAILED, shown.describe(), shown)
+        if run.level == OUTCOME:
+            return CaseResult(case, ruleset, PASSED, f"at the code level: {diff.describe()}", codes_only=True)
+        return CaseResult(case, ruleset, FAILED, diff.describe(), diff, codes_only=True)

@@ -145,12 +145,18 @@ def shape_problem(response: Any, n_actions: int, errored_expected: bool = False)
     return None
 
 
+CODE, OUTCOME = "code", "outcome"  # the levels of certification (docs/protocol.md, Levels)
+LEVELS = (CODE, OUTCOME)
+
+
 def compare(
-    case: Case, expect: Expectation, response: dict[str, Any], minor: int = PROTOCOL_MINOR
+    case: Case, expect: Expectation, response: dict[str, Any], minor: int = PROTOCOL_MINOR, level: str = CODE
 ) -> Difference | None:
     """The first difference between ``response`` and ``expect``, or None when they agree.
 
     ``minor`` is the peer's protocol 1.minor: the expected events are compared as that version words them.
+    At the ``outcome`` level a rejected step agrees with any refusal, whatever its error says; all else is
+    compared as at the code level.
     """
     if expect.errored:
         if response.get("errored") is True:
@@ -171,10 +177,9 @@ def compare(
         where = f"step {i}"
         action = actions[i - 1]
         if exp.error is not None:
-            if got.get("ok") is not False or got.get("error") != exp.error:
-                actual = (
-                    {"error": got.get("error")} if got.get("ok") is False else {"ok": True, "events": got.get("events")}
-                )
+            refused = got.get("ok") is False
+            if not refused or (level == CODE and got.get("error") != exp.error):
+                actual = {"error": got.get("error")} if refused else {"ok": True, "events": got.get("events")}
                 return Difference(where, "result", {"error": exp.error}, actual, action)
             continue
         if got.get("ok") is not True:

@@ -55,6 +55,7 @@ class JsonlReport:
                     "only": run.options.only,
                     "known_failures": sorted(run.options.expect),
                     "offered": run.offered,
+                    "level": run.level,
                     "rulesets": run.options.rulesets,
                     "planned": run.plan(),
                     "started": run.started,
@@ -110,6 +111,8 @@ def junit_xml(run: Run, vs: list[Verdict]) -> bytes:
             f'failures="{failures}" errors="{v.counts.get(ERRORED, 0)}" skipped="{skipped}" '
             f'time="{sum(r.seconds for r in results):.4f}">'
         )
+        levels = "".join(f'<property name="level.{x(k)}" value="{x(st)}"/>' for k, st in v.levels.items())
+        out.append(f'<properties><property name="level" value="{x(v.level)}"/>{levels}</properties>')
         for r in results:
             reason = r.reason or ""
             out.append(

@@ -11,8 +11,9 @@ from ..present import escape
 from ..present import markdown as mdown
 from ..rules.model import Ruleset
 from ..rules.plurals import counted
-from .certify import ENVELOPE, ERRORED, FAILED, PASSED, SKIPPED, XFAIL, XPASS, CaseResult, Run
+from .certify import ENVELOPE, ERRORED, FAILED, PASSED, SKIPPED, XFAIL, XPASS, CaseResult, Run, outcome_level
 from .envelope import EnvelopeCase
+from .judge import CODE, OUTCOME
 
 SECTION_TITLES = {
     "01": "Partners, rank and deal",
@@ -22,6 +23,24 @@ SECTION_TITLES = {
     "05": "Refusal is a score decision",
     "06": "Signals and table talk",
 }
+
+
+def status_of(counts: Mapping[str, int], total: int) -> str:
+    """The status the outcomes of ``total`` cases give: conformant, known failures only, not conformant, not offered."""
+    if total and counts.get(SKIPPED, 0) == total:
+        return "not offered"
+    if any(counts.get(k, 0) for k in (FAILED, ERRORED, XPASS)):
+        return "not conformant"
+    if counts.get(XFAIL, 0):
+        return "known failures only"
+    return "conformant"
+
+
+def counts_of(outcomes: list[str]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for o in outcomes:
+        counts[o] = counts.get(o, 0) + 1
+    return counts
 
 
 @dataclass
@@ -36,19 +55,27 @@ class Verdict:
     twenty_at: int = 20  # the score of the ruleset's twenty-point ending, named in the title of §04
     kind: str = "rules"  # or ENVELOPE: the protocol's lines, judged apart (sections are then topics)
     smoke: bool = False  # a smoke test (--smoke): a few cases, which certify nothing
+    level: str = CODE  # the level certified (docs/protocol.md, Levels)
+    at_outcome: dict[str, int] | None = None  # a code-level run's counts at the outcome level, if they differ
 
     def section_title(self, section: str) -> str:
         return SECTION_TITLES.get(section, "").format(at=self.twenty_at)
 
     @property
     def status(self) -> str:
-        if self.total and self.counts.get(SKIPPED, 0) == self.total:
-            return "not offered"
-        if any(self.counts.get(k, 0) for k in (FAILED, ERRORED, XPASS)):
-            return "not conformant"
-        if self.counts.get(XFAIL, 0):
-            return "known failures only"
-        return "conformant"
+        return status_of(self.counts, self.total)
+
+    @property
+    def levels(self) -> dict[str, str]:
+        """The status at each level judged: a run at the code level judges the outcome level too."""
+        if self.level == OUTCOME:
+            return {OUTCOME: self.status}
+        return {CODE: self.status, OUTCOME: status_of(self.outcome_counts, self.total)}
+
+    @property
+    def outcome_counts(self) -> dict[str, int]:
+        """The counts at the outcome level (at the code level, a failure on codes alone counts as a pass)."""
+        return self.counts if self.at_outcome is None else self.at_outcome
 
     @property
     def ok(self) -> bool:
@@ -68,7 +95,9 @@ class Verdict:
         if self.kind == ENVELOPE:
             text = f"{head} envelope (protocol lines, under {self.ruleset}): {passed}/{self.total} cases"
         else:
-            text = f"{head} {self.ruleset}: {passed}/{self.total} cases"
+            # The level is named when it is the outcome level, or when the two levels' verdicts differ.
+            named = self.level == OUTCOME or self.at_outcome is not None
+            text = f"{head}{f' at the {self.level} level' if named else ''} {self.ruleset}: {passed}/{self.total} cases"
             text += f", {self.clauses_passed}/{self.clauses_total} clauses"
         extra = [f"{self.counts[k]} {k}" for k in (FAILED, ERRORED, SKIPPED, XFAIL, XPASS) if self.counts.get(k)]
         if extra:
@@ -77,9 +106,22 @@ class Verdict:
             text += "; every failure is a listed known failure"
         if self.status == "not offered":
             text += "; the implementation does not offer this ruleset"
+        if self.at_outcome is not None and self.kind != ENVELOPE:
+            text += f"; {self._outcome_words()}"
         if self.smoke:
             text += "; a smoke test, not a certification"
         return text
+
+    def _outcome_words(self) -> str:
+        status = self.levels[OUTCOME]
+        head = "CONFORMANT" if status == "conformant" else "NOT CONFORMANT"
+        passed = self.outcome_counts.get(PASSED, 0)
+        also = "also " if status == "conformant" and self.status == "conformant" else ""
+        differ = self.outcome_counts.get(PASSED, 0) - self.counts.get(PASSED, 0)
+        return (
+            f"{also}{head} at the outcome level: {passed}/{self.total} cases"
+            f" ({counted(differ, 'case differs', 'cases differ')} only in error codes)"
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -89,6 +131,8 @@ class Verdict:
             "certified": self.certified,
             "smoke": self.smoke,
             "line": self.line(),
+            "level": self.level,
+            "levels": self.levels,
             "counts": self.counts,
             "total": self.total,
             "clauses": {"passed": self.clauses_passed, "total": self.clauses_total},
@@ -103,9 +147,7 @@ def verdicts(run: Run, rules: Mapping[str, Ruleset | None]) -> list[Verdict]:
     out = []
     for name in run.options.rulesets:
         results = run.for_ruleset(name)
-        counts: dict[str, int] = {}
-        for r in results:
-            counts[r.outcome] = counts.get(r.outcome, 0) + 1
+        counts = counts_of([r.outcome for r in results])
         ruleset = rules.get(name)
         section_of = {c.id: c.section for c in ruleset.clauses} if ruleset else {}
         by_clause: dict[str, list[bool]] = {}
@@ -122,12 +164,16 @@ def verdicts(run: Run, rules: Mapping[str, Ruleset | None]) -> list[Verdict]:
             for s in seen_sections:
                 by_section.setdefault(s, []).append(good)
         twenty_at = ruleset.params.twenty_at if ruleset else 20
-        out.append(tallied(name, counts, len(results), by_clause, by_section, twenty_at=twenty_at))
+        v = tallied(name, counts, len(results), by_clause, by_section, twenty_at=twenty_at)
+        if run.level == CODE and any(r.codes_only for r in results):
+            v.at_outcome = counts_of([outcome_level(r.outcome, r.codes_only) for r in results])
+        out.append(v)
     envelope = run.envelope()
     if envelope:
         out.append(_envelope_verdict(envelope))
     for v in out:
         v.smoke = run.options.smoke
+        v.level = run.level  # an envelope case is a request, never a refused step: it is judged alike at both
     return out
 
 
@@ -157,10 +203,9 @@ def tallied(
 
 
 def _envelope_verdict(results: list[CaseResult]) -> Verdict:
-    counts: dict[str, int] = {}
+    counts = counts_of([r.outcome for r in results])
     topics: dict[str, list[bool]] = {}
     for r in results:
-        counts[r.outcome] = counts.get(r.outcome, 0) + 1
         if r.outcome != SKIPPED and isinstance(r.case, EnvelopeCase):
             topics.setdefault(r.case.topic, []).append(r.outcome == PASSED)
     under = ", ".join(dict.fromkeys(r.ruleset for r in results))
@@ -274,6 +319,7 @@ def render_json(run: Run, vs: list[Verdict]) -> dict[str, Any]:
         "smoke": run.options.smoke,
         "implementation": run.implementation,
         "protocol": f"1.{run.protocol_minor}",
+        "level": run.level,
         "offered": run.offered,
         "seconds": round(run.seconds, 3),
         "restarts": run.restarts,

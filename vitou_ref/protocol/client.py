@@ -3,7 +3,8 @@
 Nothing the peer sends is trusted. Every line is parsed by ``_wire.loads``
 (bounded depth and size, no NaN, no giant integers); the handshake is always
 checked field by field (``protocol`` the integer 1, never ``true`` or
-``1.0``; ``protocol_minor``, when present, a whole number; ``rulesets`` a
+``1.0``; ``protocol_minor``, when present, a whole number; ``error_codes``,
+when present, a boolean; ``rulesets`` a
 list of strings; ``implementation`` an object);
 every answer must be a JSON object whose ``seq`` is exactly the integer
 sent. A peer that breaks any of this gets a ``Fault`` with a stable kind,
@@ -39,6 +40,7 @@ class Hello:
     implementation: dict[str, Any]
     rulesets: tuple[str, ...]
     minor: int = 0  # protocol 1.minor: 0 when the answer names no protocol_minor
+    codes: bool = True  # False when the answer says "error_codes": false (the outcome level, docs/protocol.md)
 
 
 def handshake_problem(hello: Any, validate: bool = False) -> str | None:
@@ -51,6 +53,9 @@ def handshake_problem(hello: Any, validate: bool = False) -> str | None:
     minor = hello.get("protocol_minor", 0)
     if not (_wire.is_int(minor) and minor >= 0):
         return f"'protocol_minor' is {_shown(minor)}, not a whole number"
+    codes = hello.get("error_codes", True)
+    if not isinstance(codes, bool):
+        return f"'error_codes' is {_shown(codes)}, not true or false"
     rulesets = hello.get("rulesets")
     if not isinstance(rulesets, list) or not all(isinstance(r, str) for r in rulesets):
         return f"'rulesets' is {_shown(rulesets)}, not a list of ruleset names"
@@ -170,7 +175,12 @@ class Client:
         except BaseException:
             self.kill()  # Ctrl-C during the handshake: nothing may outlive the run
             raise
-        self.hello = Hello(dict(hello["implementation"]), tuple(hello["rulesets"]), hello.get("protocol_minor", 0))
+        self.hello = Hello(
+            dict(hello["implementation"]),
+            tuple(hello["rulesets"]),
+            hello.get("protocol_minor", 0),
+            hello.get("error_codes", True),
+        )
         self.seq = 0
         return self.hello
 

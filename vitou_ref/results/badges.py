@@ -25,6 +25,8 @@ def badge(t: Tally, envelope: bool = False) -> dict[str, object]:
     """The endpoint document (schema/shields-endpoint.schema.json) of one tally."""
     what = "envelope" if envelope else t.ruleset.replace("/", " ")
     message = escape.text(f"{t.passed}/{t.verdict.total} {what}", 80)
+    if t.entrant.report.level == "outcome":
+        message += " (outcome level)"  # refusals judged, not their error codes: never to pass for a code-level badge
     if t.status == INCOMPLETE:
         message += " (incomplete)"
     return {"schemaVersion": 1, "label": LABEL, "message": message, "color": COLORS.get(t.status, "red")}

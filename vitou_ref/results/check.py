@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from ..kit.certify import ENVELOPE, SMOKE_IDS
+from ..kit.certify import ENVELOPE, SMOKE_IDS, outcome_level
 from ..kit.envelope import EnvelopeCase
 from ..kit.fixtures import Case
 from ..kit.suite import Suite, cases_matching
@@ -188,6 +188,30 @@ def _one_verdict(report: Report, v: Mapping[str, Any], cases: list[CaseLine], wh
     if v["status"] != status:
         what = f"the footer's verdict on {name} is {escape.text(v['status'], 40)}; its case lines give {status}"
         yield _at(report, VERDICT, what, report.footer_line, where + "/status")
+    yield from _levels(report, v, cases, name, where)
+
+
+def _levels(report: Report, v: Mapping[str, Any], cases: list[CaseLine], name: str, where: str) -> Iterator[Problem]:
+    """The verdict's level is its header's, and its status at each level is the one its case lines give."""
+    level = v.get("level", "code")  # a report written before there were levels is at the code level
+    if level != report.level or level not in ("code", "outcome"):
+        said = escape.text(level, 20)
+        what = f"the footer's verdict on {name} is at the {said} level; its header says {escape.text(report.level, 20)}"
+        yield _at(report, VERDICT, what, report.footer_line, where + "/level")
+        return
+    if "levels" not in v:
+        return  # written before there were levels
+    lenient = [outcome_level(c.outcome, c.codes_only) if level == "code" else c.outcome for c in cases]
+    counts: dict[str, int] = {}
+    for o in lenient:
+        counts[o] = counts.get(o, 0) + 1
+    want = {"outcome": tallied(v["ruleset"], counts, len(cases), {}, {}, kind=v["kind"]).status}
+    if level == "code":
+        want = {"code": v["status"], **want}
+    if v["levels"] != want:
+        given = ", ".join(f"{k} level {st}" for k, st in want.items())
+        what = f"the footer's verdicts by level on {name} are not those its case lines give ({given})"
+        yield _at(report, VERDICT, what, report.footer_line, where + "/levels")
 
 
 def _counts(counts: Mapping[str, int]) -> str:

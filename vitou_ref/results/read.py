@@ -35,6 +35,7 @@ class CaseLine:
     difference: Mapping[str, Any] | None = None
     fault: str | None = None
     known: str | None = None
+    codes_only: bool = False  # it differs at the code level only in its error codes (absent in older reports)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -126,6 +127,12 @@ class Report:
         if not isinstance(planned, dict):
             return None
         return dict(planned["rules"]), list(planned["envelope"])  # their types are checked as the header is read
+
+    @property
+    def level(self) -> str:
+        """The level the run certified: ``code`` for a report written before there were levels."""
+        level = self.header.get("level", "code")
+        return level if isinstance(level, str) else "code"
 
     @property
     def known_failures(self) -> list[str]:
@@ -322,6 +329,8 @@ def _case(value: Mapping[str, Any], path: str, number: int) -> CaseLine:
             raise bad(key, "is not a string")
     if not isinstance(value.get("difference", {}), dict):
         raise bad("difference", "is not an object")
+    if not isinstance(value.get("codes_only", False), bool):
+        raise bad("codes_only", "is not true or false")
     if value.get("section", ENVELOPE) != ENVELOPE:
         raise bad("section", f"is not '{ENVELOPE}'")
     return CaseLine(
@@ -336,6 +345,7 @@ def _case(value: Mapping[str, Any], path: str, number: int) -> CaseLine:
         difference=value.get("difference"),
         fault=value.get("fault"),
         known=value.get("known_failure"),
+        codes_only=value.get("codes_only", False),
     )
 
 
