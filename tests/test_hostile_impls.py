@@ -214,6 +214,12 @@ EXPECTED: dict[str, dict[str, int]] = {
     "score_as_text": WRONG,  # "3" is not 3, inside a score as anywhere
     "legal_action_extra": WRONG,  # an action never gains a field: the legal set holds another action
     "extra_event": WRONG,  # an extra event is not an extra field: the events differ
+    # ---- round two: the outcome level (protocol.md, Levels: "error_codes" is a boolean; any other value makes the
+    # answer to start unusable, and "false" is no false, nor 0, nor null)
+    "error_codes_string": UNUSABLE,
+    "error_codes_zero": UNUSABLE,
+    "error_codes_null": UNUSABLE,
+    "nocodes_markup": OK,  # "error_codes": false: any refusal passes, whatever its error holds (its markup escaped)
     # ---- round two: slow start plus a hang at the 5th run request (MODE_ARGS). The small suite sends
     # 4 run requests, so certify and the plugin never reach the fault and rightly pass; fuzz sends
     # more, and must end within its bound with the fault, found to need the earlier requests.
@@ -263,6 +269,10 @@ MESSAGES: dict[str, tuple[str, ...]] = {
     "traceback_hang": ("no answer within the time limit", "RuntimeError: no licence file"),
     "other_ruleset": ("offers none of the rulesets asked", "nobody-asked/1.0.0"),
     "escapes_at_start": ("fatal: no licence\\x1b[31m",),
+    # ---- round two: the outcome level: the field and its value named
+    "error_codes_string": ("'error_codes' is \"false\"", "not true or false"),
+    "error_codes_zero": ("'error_codes' is 0", "not true or false"),
+    "error_codes_null": ("'error_codes' is null", "not true or false"),
 }
 # Extra arguments of a mode's command line.
 MODE_ARGS: dict[str, list[str]] = {"slow_start_hang": ["--at", "5"]}
@@ -753,3 +763,53 @@ def test_a_fork_chain_does_go_on_without_a_harness(mode: str, tmp_path: Path, mo
         assert chain_alive(trace), f"{mode} stopped forking with its parent's group"
     finally:
         end_chain(trace)
+
+
+# ---- round two: the outcome level
+
+
+def _markup_live(markdown: str) -> list[str]:
+    """The tokens of ``markdown`` that a renderer would make live: HTML, links, images."""
+    markdown_it = pytest.importorskip("markdown_it")
+    tokens = markdown_it.MarkdownIt("commonmark").enable("table").parse(markdown)
+    every = [*tokens, *(c for t in tokens for c in (t.children or []))]
+    return [t.type for t in every if t.type in ("html_block", "html_inline", "link_open", "image")]
+
+
+def _vitou(args: list[str]) -> subprocess.CompletedProcess[bytes]:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (PACKAGE_ROOT, os.environ.get("PYTHONPATH")) if p))
+    argv = [sys.executable, "-m", "vitou_ref", *args]
+    return subprocess.run(argv, env=env, capture_output=True, timeout=HARD_LIMIT, check=False)
+
+
+@pytest.mark.parametrize("level", ["outcome", "code"])
+def test_an_engine_without_codes_has_its_markup_escaped_in_every_output(level: str, tmp_path: Path) -> None:
+    # At the outcome level the refusal passes, its error told in the case's reason; at the code level it fails,
+    # and its error is the difference every output and the results page show: text from the engine, escaped.
+    import xml.dom.minidom
+
+    report = str(tmp_path / "r.jsonl")
+    base = ["certify", "--impl", _impl("nocodes_markup"), "--suite", str(SMALL), "--level", level]
+    outs = {}
+    for fmt in ("markdown", "json", "text"):
+        extra = ["--junit", str(tmp_path / "junit.xml"), "--report", report] if fmt == "text" else []
+        done = _vitou([*base, "--format", fmt, *extra])
+        assert done.returncode == (0 if level == "outcome" else 1), done.stderr.decode(errors="replace")[-800:]
+        outs[fmt] = done.stdout.decode("utf-8")
+    for fmt in ("html", "markdown", "text"):
+        done = _vitou(["report", report, "--format", fmt])
+        assert done.returncode == 0, done.stderr.decode(errors="replace")[-800:]
+        outs[f"report-{fmt}"] = done.stdout.decode("utf-8")
+    cases = [json.loads(x) for x in Path(report).read_text(encoding="utf-8").splitlines()[1:-1]]
+    (refused,) = [c for c in cases if c.get("codes_only")]
+    assert "alert(1)" in json.dumps(refused)  # the engine's markup did reach the report, to be escaped below
+    for name, text in outs.items():
+        assert _raw_characters(text) == [], name  # no terminal control, in JSON and plain text too
+    page = outs["report-html"].lower()
+    if level == "code":
+        assert "alert(1)" in page  # a failing case's difference is on the page
+    assert "<script" not in page and "<img" not in page  # as text, never as markup
+    assert _markup_live(outs["markdown"]) == [] and _markup_live(outs["report-markdown"]) == []
+    junit = (tmp_path / "junit.xml").read_text(encoding="utf-8")
+    assert _raw_characters(junit.replace("\n", "")) == [] and "<script" not in junit
+    xml.dom.minidom.parseString(junit.encode("utf-8"))

@@ -175,7 +175,7 @@ def test_text_and_markdown_show_rows_and_the_differing_cases(runs: Runs, capsys:
         assert re.search(rf"^  {case_id}\s+passed\s+FAILED\s+(passed|XPASS)\s", text, flags=re.M)
     assert main(["report", "--format", "markdown", *files]) == 0
     md = capsys.readouterr().out
-    assert "| implementation | version | language | ruleset | passed | clauses | verdict | envelope |" in md
+    assert "| implementation | version | language | ruleset | passed | clauses | verdict | level | envelope |" in md
     assert all(f"| {i} " in md for i in failing)
 
 

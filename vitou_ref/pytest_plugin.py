@@ -62,6 +62,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--vitou-max-restarts", type=int, default=3, metavar="N", help="restarts after a crash or hang (default 3)"
     )
+    group.addoption(
+        "--vitou-level",
+        choices=("code", "outcome"),
+        help="what a refused action must report: its error code (code), or only that it is refused (outcome); "
+        "default: as the implementation's answer to start says (error_codes), else code",
+    )
     from ._limitoptions import NO_NETWORK_HELP, OPTIONS  # a leaf of the standard library: every pytest run pays it
 
     for name, _field, parse, metavar, text, default in OPTIONS:
@@ -214,6 +220,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         start_timeout=cfg.getoption("--vitou-start-timeout"),
         max_restarts=cfg.getoption("--vitou-max-restarts"),
         limits=Limits(**values, no_network=cfg.getoption("--vitou-no-network"), prefix="--vitou-"),
+        level=cfg.getoption("--vitou-level"),
     )
     nothing = Suite("", (), (), {})  # the plugin hands cases over one by one, as pytest runs them
     certifier = Certifier(nothing, {}, options)
@@ -223,6 +230,14 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     except HarnessError as exc:
         raise pytest.UsageError(f"--vitou-impl: {exc}") from None
     cfg.stash[_CERTIFIER] = _Certifying(certifier, run)
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    state = config.stash.get(_CERTIFIER, None)
+    if state is None:
+        return None
+    # Said before any test: an outcome-level pass does not check the error codes of refused actions.
+    return f"vitou: certifying {state.run.options.rulesets[0]} at the {state.run.level} level"
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

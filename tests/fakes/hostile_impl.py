@@ -561,6 +561,23 @@ def errored_every(k: int) -> Callable[[Ctx, int, Json], None]:
     return hook
 
 
+# ---- round two: the outcome level (an engine that reports no error codes, and a handshake that says so wrongly)
+
+
+def error_codes_as(value: Any) -> Callable[[Json], Json]:
+    """The handshake with ``error_codes`` set to ``value``: the protocol allows only true or false."""
+    return lambda r: setitem(r, "error_codes", value)
+
+
+def refused_in_markup(r: Json) -> Json:
+    """Every refused step's error an object whose code and message are markup: any refusal at the outcome level."""
+    for i, step in enumerate(r.get("steps") or []):
+        if isinstance(step, dict) and step.get("ok") is False:
+            error = {"code": MARKUP, "message": f"{SCRIPT} ]]> *no* [x](http://x) \x1b[31m"}
+            r["steps"][i] = {"ok": False, "error": error, "message": SCRIPT}
+    return r
+
+
 @dataclass(frozen=True)
 class Mode:
     doc: str
@@ -1029,6 +1046,15 @@ MODES.update(
         "extra_event": Mode(
             "an event of an unknown kind after the events of every step that has some",
             answer=answer_with(extra_event),
+        ),
+        # ---- round two: the outcome level
+        "error_codes_string": Mode('handshake "error_codes": "false"', hello=hello_with(error_codes_as("false"))),
+        "error_codes_zero": Mode('handshake "error_codes": 0', hello=hello_with(error_codes_as(0))),
+        "error_codes_null": Mode('handshake "error_codes": null', hello=hello_with(error_codes_as(None))),
+        "nocodes_markup": Mode(
+            'handshake "error_codes": false; every refused step\'s error an object whose code and message are markup',
+            hello=hello_with(error_codes_as(False)),
+            answer=answer_with(refused_in_markup),
         ),
         # ---- round two: slow start plus a hang
         "slow_start_hang": Mode(

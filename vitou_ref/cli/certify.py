@@ -75,8 +75,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     cert.add_argument(
         "--level",
         choices=("code", "outcome"),
-        help="what a refused action must report: its error code (code), or only that it is refused (outcome); "
-        "default: as the implementation's answer to start says (error_codes), else code",
+        help=_o.LEVEL_HELP,
     )
     cert.add_argument("--force", action="store_true", help="replace report files and saved cases that exist")
     cert.add_argument("--progress", action="store_true", help=_p.HELP)

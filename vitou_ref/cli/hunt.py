@@ -104,6 +104,7 @@ def _add_fuzz(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="PCT",
         help="share of illegal actions, in percent (default 12)",
     )
+    fz.add_argument("--level", choices=("code", "outcome"), help=_o.LEVEL_HELP)
     fz.add_argument("--progress", action="store_true", help=PROGRESS_HELP)
     _limits.add_options(fz)
     fz.set_defaults(run=cmd_fuzz)
@@ -205,6 +206,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         illegal=args.illegal,
         progress=args.progress,
         limits=_limits.from_args(args),
+        level=args.level,
     )
 
 
@@ -222,6 +224,7 @@ def fuzz(
     progress: bool,
     max_restarts: int = 3,
     limits: Any = None,  # a protocol.limits.Limits; None: the defaults
+    level: str | None = None,  # code or outcome; None: as the answer to start says
 ) -> int:
     from ..hunt.fuzz import Fuzzer
     from ..kit.certify import REFERENCE_COMMAND
@@ -247,7 +250,7 @@ def fuzz(
 
     fuzzer = Fuzzer(
         rules, argv, timeout=timeout, start_timeout=start_timeout, illegal=illegal, max_restarts=max_restarts,
-        progress=note, limits=limits,
+        progress=note, limits=limits, level=level,
     )  # fmt: skip
     try:
         with hypothesis_home():
@@ -261,7 +264,8 @@ def fuzz(
     finally:
         fuzzer.close()
         line.close()
-    print(f"fuzz {rules.name} against {label}, seed {seed}: {result.describe()}")
+    at = " at the outcome level" if fuzzer.level == "outcome" else ""  # refusals compared, not their error codes
+    print(f"fuzz {rules.name} against {label}, seed {seed}{at}: {result.describe()}")
     if result.spent == "restarts":
         print(
             f"stopped early: the implementation was restarted {result.restarts} time(s), --max-restarts {max_restarts}"
@@ -272,11 +276,11 @@ def fuzz(
         print("no divergence")
         return 0
     how, shown = checked
-    path = _save_fuzz_case(save, shown, rules, label, how)
+    path = _save_fuzz_case(save, shown, rules, label, how, level)
     print(f"DIVERGENCE at {shown.describe()}")
     print(_diagnosis(how, shown))
     print(f"smallest case found: {len(shown.case.actions)} action(s), {len(shown.case.setup['deals'])} deal(s): {path}")
-    print(f"rerun: {_rerun(label, rules.name, path)}")
+    print(f"rerun: {_rerun(label, rules.name, path, level)}")
     return 1
 
 
@@ -296,13 +300,14 @@ def _diagnosis(how: str, d: Any) -> str:
     return "not checked on a fresh start: --max-seconds was reached first; saved with its session all the same"
 
 
-def _rerun(label: str, ruleset: str, path: str) -> str:
+def _rerun(label: str, ruleset: str, path: str, level: str | None = None) -> str:
     import shlex
 
-    return f"vitou certify --impl {shlex.quote(label)} --ruleset {ruleset} --suite {shlex.quote(path)}"
+    asked = f" --level {level}" if level else ""  # the user's level; else certify follows the handshake as fuzz did
+    return f"vitou certify --impl {shlex.quote(label)} --ruleset {ruleset} --suite {shlex.quote(path)}{asked}"
 
 
-def _save_fuzz_case(directory: str, d: Any, rules: Any, label: str, how: str) -> str:
+def _save_fuzz_case(directory: str, d: Any, rules: Any, label: str, how: str, level: str | None = None) -> str:
     """The fixture of a divergence, its ids after every id the directory holds (nothing is overwritten)."""
     from ..hunt.fuzz import fixture_for
     from ..hunt.fuzzfixture import fixture_ids, next_number
@@ -315,7 +320,7 @@ def _save_fuzz_case(directory: str, d: Any, rules: Any, label: str, how: str) ->
         if ids is None:
             break
         path = os.path.join(directory, f"{ids[0]}.yaml")
-        text = f"# rerun: {escape.text(_rerun(label, rules.name, path), 2000)}\n" + dump(
+        text = f"# rerun: {escape.text(_rerun(label, rules.name, path, level), 2000)}\n" + dump(
             fixture_for(d, rules, ids, label, how=how), width=120
         )
         try:

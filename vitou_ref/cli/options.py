@@ -5,6 +5,12 @@ from __future__ import annotations
 import argparse
 import math
 
+# The levels of certification (docs/protocol.md, Levels), for certify, fuzz and the pytest plugin alike.
+LEVEL_HELP = (
+    "what a refused action must report: its error code (code), or only that it is refused (outcome); "
+    "default: as the implementation's answer to start says (error_codes), else code"
+)
+
 
 def _number(text: str) -> float:
     try:

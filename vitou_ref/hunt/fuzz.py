@@ -10,6 +10,7 @@ from typing import Any
 
 from ..engine.actions import Malformed, action_from_json
 from ..engine.tables import tables_for
+from ..kit.judge import CODE, OUTCOME
 from ..protocol.client import PROTOCOL_MINOR, Client, Fault, offers_none
 from ..protocol.limits import Limits
 from ..protocol.server import match_from_setup
@@ -56,7 +57,10 @@ class Fuzzer:
         max_restarts: int = 3,
         progress: Callable[[int, int], None] | None = None,  # (matches tried, divergences found: 0 or 1)
         limits: Limits | None = None,  # None: the defaults
+        level: str | None = None,  # code or outcome (docs/protocol.md, Levels); None: as the answer to start says
     ) -> None:
+        self.asked_level = level
+        self.level = level or CODE
         self.limits = limits if limits is not None else Limits()
         self.rules = rules
         self.t = tables_for(rules)
@@ -95,6 +99,8 @@ class Fuzzer:
             self.client = client
             self.opened = True
             self.minor = hello.minor
+            # The user's word wins over the handshake's, as in certify: --level code holds it to the codes.
+            self.level = self.asked_level or (CODE if hello.codes else OUTCOME)
             self.session = []
         return self.client
 
@@ -199,7 +205,7 @@ class Fuzzer:
             d: Divergence | None = Divergence(case, "fault", "an answer", got.message, ref)
         else:
             got_body = {k: v for k, v in got.items() if k != "seq"} if isinstance(got, dict) else got
-            d = compare(case, ref, got_body, self.minor)
+            d = compare(case, ref, got_body, self.minor, self.level)
         if d is not None:
             d.before = self._before(case)
         return d

@@ -53,6 +53,10 @@ class Diff:
     def regressed(self) -> bool:
         return any(c.kind in REGRESSIONS for c in self.changes)
 
+    @property
+    def levels_differ(self) -> bool:
+        return self.old.level != self.new.level
+
 
 def diff(old: Report, new: Report) -> Diff:
     """Each case of either report, by ruleset and id (the envelope's by id), that did not keep its outcome."""
@@ -77,7 +81,18 @@ def diff(old: Report, new: Report) -> Diff:
 
 def _who(r: Report) -> str:
     stopped = f"; INCOMPLETE: {r.stopped}" if r.stopped else ""
-    return f"{r.path}: {r.name} {r.version}, {len(r.cases)} results{stopped}"
+    return f"{r.path}: {r.name} {r.version}, {len(r.cases)} results at the {r.level} level{stopped}"
+
+
+def _levels_line(d: Diff) -> str | None:
+    """What a comparison across levels means: a refused step passes at the outcome level whatever its error code."""
+    if not d.levels_differ:
+        return None
+    return (
+        f"THE LEVELS DIFFER: OLD was certified at the {d.old.level} level, NEW at the {d.new.level} level; "
+        "at the outcome level a refused action passes whatever error code it names, so a case may pass or fail "
+        "by the level alone"
+    )
 
 
 def _where(c: Change) -> str:
@@ -86,6 +101,8 @@ def _where(c: Change) -> str:
 
 def render_text(d: Diff) -> str:
     out = [f"OLD {_who(d.old)}", f"NEW {_who(d.new)}"]
+    levels = _levels_line(d)
+    out += [levels] if levels else []
     for kind in KINDS:
         changes = d.of_kind(kind)
         out.append(f"{kind}: {len(changes)}")
@@ -113,6 +130,8 @@ def render_markdown(d: Diff) -> str:
 
     out = [mdown.heading(1, "Vitou results compared"), ""]
     out += [mdown.item(f"OLD {md(_who(d.old), 400)}"), mdown.item(f"NEW {md(_who(d.new), 400)}"), ""]
+    levels = _levels_line(d)
+    out += [f"**{md(levels, 400)}**", ""] if levels else []
     out += [f"**{md(_last_line(d), 400)}**", ""]
     for kind in KINDS:
         changes = d.of_kind(kind)
@@ -126,12 +145,14 @@ def render_markdown(d: Diff) -> str:
 
 def render_json(d: Diff) -> dict[str, Any]:
     def side(r: Report) -> dict[str, Any]:
-        return {"file": r.path, "implementation": {"name": r.name, "version": r.version}, "incomplete": r.stopped}
+        implementation = {"name": r.name, "version": r.version}
+        return {"file": r.path, "implementation": implementation, "incomplete": r.stopped, "level": r.level}
 
     return {
         "old": side(d.old),
         "new": side(d.new),
         "regressed": d.regressed,
+        "levels_differ": d.levels_differ,
         "compared": d.compared,
         "changes": [
             {

@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..kit.certify import ENVELOPE, PASSED, SKIPPED
-from ..kit.verdicts import Verdict, tallied
+from ..kit.certify import ENVELOPE, PASSED, SKIPPED, outcome_level
+from ..kit.judge import CODE, OUTCOME
+from ..kit.verdicts import Verdict, counts_of, tallied
 from .read import CaseLine, Report, short_hash
 
 INCOMPLETE = "incomplete"  # a run cut short that had failed nothing so far: no verdict can be given
@@ -43,10 +44,28 @@ class Tally:
 
     @property
     def status(self) -> str:
-        status = self.verdict.status
+        return self._as_read(self.verdict.status)
+
+    def _as_read(self, status: str) -> str:
         if self.entrant.report.stopped is not None and status != "not conformant":
             return INCOMPLETE
         return "no cases" if not self.verdict.total else status
+
+    @property
+    def levels(self) -> dict[str, str]:
+        """The status at each level the run judged: a code-level run judges both, an older report the code level."""
+        if not self.entrant.report.judges_levels:
+            return {CODE: self.status}
+        return {level: self._as_read(status) for level, status in self.verdict.levels.items()}
+
+    def level_text(self) -> str:
+        """The level certified, and the outcome level's verdict where a code-level run's differs from it."""
+        levels = self.levels
+        if len(levels) == 1:
+            return next(iter(levels))
+        if levels[OUTCOME] == levels[CODE]:
+            return "code and outcome"  # the same verdict at both: what passes at the code level passes at both
+        return f"code; {levels[OUTCOME]} at the outcome level"
 
     @property
     def passed(self) -> int:
@@ -156,11 +175,12 @@ def compare(reports: Sequence[Report]) -> Comparison:
                 continue  # a ruleset of the run that no case was asked for (--only)
             key = (name, r.spec.get(name), r.suite_hash)
             group = groups.get(key) or groups.setdefault(key, _group(r, name))
-            group.tallies.append(Tally(e, name, results, _verdict(name, results, group)))
+            group.tallies.append(Tally(e, name, results, _verdict(name, results, group, level=r.level)))
         if under is not None:
             key = (ENVELOPE, None, r.suite_hash)
             group = groups.get(key) or groups.setdefault(key, Group(ENVELOPE, True, None, r.suite_hash))
-            group.tallies.append(Tally(e, under, envelope, _verdict(under, envelope, group, kind=ENVELOPE)))
+            verdict = _verdict(under, envelope, group, kind=ENVELOPE, level=r.level)
+            group.tallies.append(Tally(e, under, envelope, verdict))
     ordered = sorted(groups.values(), key=lambda g: g.envelope)  # stable: the rulesets in order, the envelope last
     _label_groups(ordered)
     return Comparison(entrants, ordered)
@@ -186,8 +206,13 @@ def _strings(value: Any) -> dict[str, str]:
     )
 
 
-def _verdict(name: str, results: Mapping[str, CaseLine], group: Group, kind: str = "rules") -> Verdict:
-    """The verdict of a ruleset, as certify gives it, from the report's case lines (so a cut-short run gets one too)."""
+def _verdict(
+    name: str, results: Mapping[str, CaseLine], group: Group, kind: str = "rules", level: str = CODE
+) -> Verdict:
+    """The verdict of a ruleset, as certify gives it, from the report's case lines (so a cut-short run gets one too).
+
+    At the code level, the case lines that differ only in their error codes give the outcome level's verdict too.
+    """
     counts: dict[str, int] = {}
     by_clause: dict[str, list[bool]] = {}
     by_section: dict[str, list[bool]] = {}
@@ -202,7 +227,11 @@ def _verdict(name: str, results: Mapping[str, CaseLine], group: Group, kind: str
             sections.add(group.clause_section.get(clause, "?"))
         for s in sections:
             by_section.setdefault(s, []).append(case.outcome == PASSED)
-    return tallied(name, counts, len(results), by_clause, by_section, kind=kind)
+    verdict = tallied(name, counts, len(results), by_clause, by_section, kind=kind)
+    verdict.level = level
+    if level == CODE and any(c.codes_only for c in results.values()):
+        verdict.at_outcome = counts_of([outcome_level(c.outcome, c.codes_only) for c in results.values()])
+    return verdict
 
 
 def _current(clause: str, replaced: Mapping[str, str]) -> str:

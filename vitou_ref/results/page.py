@@ -159,7 +159,17 @@ def _status_class(t: Tally | None) -> str:
 
 
 def _summary(c: Comparison) -> str:
-    head = ["implementation", "version", "language", "ruleset", "passed / total", "clauses", "verdict", "envelope"]
+    head = [
+        "implementation",
+        "version",
+        "language",
+        "ruleset",
+        "passed / total",
+        "clauses",
+        "verdict",
+        "level",
+        "envelope",
+    ]
     rows = []
     for e, t, env in c.rows():
         r = e.report
@@ -177,12 +187,14 @@ def _summary(c: Comparison) -> str:
             f"<td>{_e(r.version, 40)}</td><td>{_e(r.language, 30)}</td><td>{_e(t.ruleset, 60)}</td>"
             + _ratio_cell((t.passed, t.verdict.total))
             + _ratio_cell((t.verdict.clauses_passed, t.verdict.clauses_total))
-            + f'<td class="{_status_class(t)}">{_e(t.verdict_text())}</td>{envelope}</tr>'
+            + f'<td class="{_status_class(t)}">{_e(t.verdict_text())}</td><td>{_e(t.level_text())}</td>{envelope}</tr>'
         )
     return (
         '<section id="summary"><h2>Summary</h2>'
         "<p>One row per implementation and ruleset: cases passed of cases run, the clauses all of whose cases passed, "
-        "and the verdict; the envelope (protocol lines, judged apart) in the last column.</p>"
+        "and the verdict; the level it was certified at (code: each refused action's error code checked; outcome: "
+        "only that it is refused), and where a code-level run's verdict differs at the outcome level, that one; "
+        "the envelope (protocol lines, judged apart) in the last column.</p>"
         + _legend()
         + '<div class="scroll"><table><thead><tr>'
         + "".join(f'<th scope="col">{h}</th>' for h in head)
@@ -290,6 +302,8 @@ def _failure(ident: str, t: Tally, case: CaseLine) -> str:
         for side in ("expected", "actual"):
             out.append(f"<div><h4>{side}</h4><pre>{escape.html(_json(diff.get(side)), lines=True)}</pre></div>")
         out.append("</div>")
+    if case.codes_only and not case.passed:
+        out.append("<p>Only its error codes differ: it passes at the outcome level.</p>")
     if case.known:
         out.append(f"<p>Listed as a known failure: {_e(case.known, 600)}</p>")
     if case.reason and not diff:  # with a difference, the reason only says it again

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..kit.certify import ENVELOPE, ERRORED, FAILED, PASSED, SKIPPED, XFAIL, XPASS
+from ..kit.judge import CODE, LEVELS
 from ..kit.verdicts import rules_text
 from ..present import escape
 from ..protocol.wire import MAX_DEPTH, WireError, loads
@@ -131,8 +132,13 @@ class Report:
     @property
     def level(self) -> str:
         """The level the run certified: ``code`` for a report written before there were levels."""
-        level = self.header.get("level", "code")
-        return level if isinstance(level, str) else "code"
+        level = self.header.get("level", CODE)
+        return level if isinstance(level, str) else CODE
+
+    @property
+    def judges_levels(self) -> bool:
+        """Whether its run judged the outcome level as well (a report written before there were levels did not)."""
+        return "level" in self.header
 
     @property
     def known_failures(self) -> list[str]:
@@ -274,6 +280,8 @@ def _wrong_header_fields(value: Mapping[str, Any]) -> tuple[str, str] | None:
         return "/suite/cases", "'suite' has a number of cases that is not a whole number"
     if not isinstance(value.get("implementation"), (dict, type(None))):
         return "/implementation", "'implementation' is not an object"
+    if value.get("level", CODE) not in LEVELS:
+        return "/level", "'level' is neither 'code' nor 'outcome'"
     planned = value.get("planned", {"rules": {}, "envelope": []})
     rules = planned.get("rules") if isinstance(planned, dict) else None
     if not (

@@ -16,7 +16,9 @@ NOT_RUN = "-"
 
 
 def _cell(case: CaseLine | None) -> str:
-    return case.label if case is not None else NOT_RUN
+    if case is None:
+        return NOT_RUN
+    return f"{case.label} (codes only)" if case.codes_only and not case.passed else case.label
 
 
 def _ratio(ab: tuple[int, int] | None) -> str:
@@ -43,14 +45,14 @@ def render_text(c: Comparison) -> str:
     out = [_heading(c), ""]
     out += [f"  {e.letter}  {_cut(e.label, 120)}: {_cut(_whence(e), 300)}" for e in c.entrants]
     out += ["", "summary (one row per implementation and ruleset):"]
-    head = ["", "implementation", "version", "language", "ruleset", "passed", "clauses", "verdict", "envelope"]
+    head = ["", "implementation", "version", "language", "ruleset", "passed", "clauses", "verdict", "level", "envelope"]
     rows = [head]
     for e, t, env in c.rows():
         r = e.report
         rows.append(
             [e.letter, _cut(r.name, 30), _cut(r.version, 16), _cut(r.language, 12), _cut(t.ruleset, 40)]
             + [f"{t.passed}/{t.verdict.total}", f"{t.verdict.clauses_passed}/{t.verdict.clauses_total}"]
-            + [t.verdict_text(), _envelope(env)]
+            + [t.verdict_text(), t.level_text(), _envelope(env)]
         )
     out += _table(rows)
     for g in c.groups:
@@ -101,7 +103,7 @@ def _md(text: str, limit: int = 300) -> str:
     return mdown.text(text, limit)
 
 
-SUMMARY_HEAD = ["implementation", "version", "language", "ruleset", "passed", "clauses", "verdict", "envelope"]
+SUMMARY_HEAD = ["implementation", "version", "language", "ruleset", "passed", "clauses", "verdict", "level", "envelope"]
 
 
 def render_markdown(c: Comparison) -> str:
@@ -111,7 +113,7 @@ def render_markdown(c: Comparison) -> str:
         r = e.report
         cells = [_md(f"{e.key}: {e.label}"), _md(r.version), _md(r.language), _md(t.ruleset)]
         cells += [f"{t.passed}/{t.verdict.total}", f"{t.verdict.clauses_passed}/{t.verdict.clauses_total}"]
-        rows.append([*cells, _md(t.verdict_text()), _md(_envelope(env))])
+        rows.append([*cells, _md(t.verdict_text()), _md(t.level_text()), _md(_envelope(env))])
     out += [*mdown.table(SUMMARY_HEAD, rows), ""]
     for e in c.entrants:
         if e.report.stopped:
@@ -169,6 +171,7 @@ def _report_json(e: Entrant) -> dict[str, Any]:
         "results": len(r.cases),
         "known_failures": r.known_failures,
         "incomplete": r.stopped,
+        "level": r.level,
     }
 
 
@@ -181,6 +184,8 @@ def _tally_json(t: Tally) -> dict[str, Any]:
         "counts": dict(sorted(v.counts.items())),
         "clauses": {"passed": v.clauses_passed, "total": v.clauses_total},
         "verdict": t.status,
+        "level": t.entrant.report.level,
+        "levels": t.levels,  # the verdict at each level judged
     }
 
 
@@ -202,6 +207,7 @@ def _group_json(g: Group) -> dict[str, Any]:
                 "title": first.title,
                 "clauses": list(first.clauses),
                 "outcomes": {k: v.outcome for k, v in row.items()},
+                "codes_only": sorted(k for k, v in row.items() if v.codes_only),
             }
             for first, row in g.differing()
         ],
