@@ -344,6 +344,10 @@ def rules_schema() -> dict:
                         "description": "The exact condition in words: when an action of one of these acts gets "
                         "this code, every code above it having been ruled out.",
                     },
+                    "origin": {
+                        "$ref": "#/$defs/name",
+                        "description": "the profile that restated this code's words (resolved profiles)",
+                    },
                 },
             },
             "data": RULE_DATA,
@@ -403,6 +407,17 @@ def profile_schema() -> dict:
                         op("replace_clarification", {"type": "integer", "minimum": 1}, **{"with": clar}),
                         op("remove_clarification", {"type": "integer", "minimum": 1}, reason=TEXT),
                         op("rebind_error", {"type": "string", "pattern": "^[A-Z][A-Z0-9_]*$"}, clause=cid, reason=TEXT),
+                        # A code's words follow the profile's rules: its summary, its `when`, or both, restated.
+                        {
+                            **op(
+                                "restate_error",
+                                {"type": "string", "pattern": "^[A-Z][A-Z0-9_]*$"},
+                                summary=TEXT,
+                                when=TEXT,
+                                reason=TEXT,
+                            ),
+                            "anyOf": [{"required": ["summary"]}, {"required": ["when"]}],
+                        },
                     ]
                 },
             },

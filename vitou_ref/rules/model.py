@@ -79,6 +79,7 @@ class ErrorCode:
     acts: tuple[str, ...] = ()  # the acts its condition judges (the interpreter's required set when unstated)
     condition: str = ""  # the named condition the interpreter evaluates
     when: str = ""  # the exact condition in words ("" when the ruleset states only the summary)
+    origin: str = ""  # the profile that restated its words ("" for the words of the ruleset that defined it)
 
 
 @dataclass(frozen=True, slots=True)
