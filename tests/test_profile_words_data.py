@@ -169,3 +169,28 @@ def test_a_profiles_own_words_stating_the_new_and_old_figure_are_not_stale(
     )
     path = write(tmp_path, rebound("target", points=31) + clar)
     assert not any("clarification 101" in w for w in stale(check(capsys, path)[1]))
+
+
+# ------------------------------------------------------------------ 8. who answers a bid: fixed, and said so
+
+
+def test_rewording_who_answers_a_bid_is_told_it_is_fixed_for_every_ruleset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Fails before: rewording bid.answer so that the bidder's partner answers
+    # earned only the generic WORDING_ONLY, as if some data could make it so.
+    c = load_ruleset(BASE).clause("bid.answer")
+    ops = (
+        f"  - replace: bid.answer\n    with:\n      id: bid.answer\n      section: '{c.section}'\n"
+        "      title: Partners answer\n      text: The bidder's partner answers the bid, and two bids may await.\n"
+    )
+    status, out = check(capsys, write(tmp_path, ops))
+    assert status == 0
+    (warning,) = [x for x in out.splitlines() if "WORDING_ONLY" in x]
+    assert "who answers a bid is fixed for every ruleset, not data" in warning
+    assert "one bid awaits its answer at a time" in warning and "REFUSE_NOT_FOLLOWER" in warning
+    # A descriptive clause that no such fact stands behind keeps the plain warning.
+    d = load_ruleset(BASE).clause("bid.turn")
+    ops = f"  - replace: bid.turn\n    with:\n      id: bid.turn\n      section: '{d.section}'\n      title: T\n      text: Anyone bids.\n"
+    (warning,) = [x for x in check(capsys, write(tmp_path, ops))[1].splitlines() if "WORDING_ONLY" in x]
+    assert "fixed for every ruleset" not in warning

@@ -78,12 +78,26 @@ def profile_warnings(doc: Document, rules: Ruleset) -> list[Problem]:
     return sorted(out, key=lambda p: (p.line or 0, p.column or 0))
 
 
+# What a descriptive clause describes that no data of any ruleset can change, and why (docs/profiles.md).
+FIXED_FOR_EVERY_RULESET = {
+    "bid.answer": (
+        "who answers a bid is fixed for every ruleset, not data: the first player of the side opposite the latest "
+        "bidder to play after the bid (after the bidder's card, when it owes one), and one bid awaits its answer at "
+        "a time (the rule refusal says who may refuse, bid_timing who may bid); fixed because the order of play and "
+        "the conditions of NOT_YOUR_TURN, BID_OUT_OF_TURN and REFUSE_NOT_FOLLOWER are all read from that one "
+        "answering seat"
+    ),
+}
+
+
 def _wording_only(doc: Document, rules: Ruleset, base: Ruleset) -> Iterator[Problem]:
     for new, (old, n) in replacements(rules, base).items():
         was, now = base.clause(old), rules.clause(new)
         if was.descriptive and now.descriptive and was.text != now.text:
             which = f"no rule binds {old}" if old == new else f"neither {old} nor {new} binds a rule"
             message = f"wording only: no behaviour bound to this clause changes ({which}: words alone change no play)"
+            if old in FIXED_FOR_EVERY_RULESET:
+                message += f"; {FIXED_FOR_EVERY_RULESET[old]}"
             yield doc.problem(WORDING_ONLY, message, ("operations", n, "with", "text"))
 
 
@@ -259,6 +273,7 @@ def wording_ground(rules: Ruleset, clause_id: str) -> tuple[Ruleset, Clause] | N
 
 __all__ = [
     "CLARIFICATION_ON_REPLACED",
+    "FIXED_FOR_EVERY_RULESET",
     "TEXT_FIGURE_STALE",
     "WORDING_ONLY",
     "plays_as",
