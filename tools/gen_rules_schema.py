@@ -93,8 +93,15 @@ RULE_DATA: dict[str, dict] = {
             },
         }
     ),
-    # Optional (vitou_ref/rules/settings.py OPTIONAL_RULES): unbound, it is {at: end_of_trick}.
-    "hand_stop": obj({"at": {"enum": ["end_of_trick", "as_soon_as_determined"]}}),
+    # Optional (vitou_ref/rules/settings.py OPTIONAL_RULES): unbound, it is {at: end_of_trick}. cut_short_answer
+    # (optional too: stands_accepted) says whether a bid's answer the stop would cut short may still be given.
+    "hand_stop": obj(
+        {
+            "at": {"enum": ["end_of_trick", "as_soon_as_determined"]},
+            "cut_short_answer": {"enum": ["stands_accepted", "may_be_given"]},
+        },
+        required=["at"],
+    ),
     "ladder": obj(
         {
             "base": {"type": "integer", "minimum": 0},
