@@ -194,3 +194,80 @@ def test_rewording_who_answers_a_bid_is_told_it_is_fixed_for_every_ruleset(
     ops = f"  - replace: bid.turn\n    with:\n      id: bid.turn\n      section: '{d.section}'\n      title: T\n      text: Anyone bids.\n"
     (warning,) = [x for x in check(capsys, write(tmp_path, ops))[1].splitlines() if "WORDING_ONLY" in x]
     assert "fixed for every ruleset" not in warning
+
+
+# ------------------------------------------------------------------ 9. the mid-trick stop and a cut-short answer
+
+STOP_RECORD = """format: 1
+header: {{ruleset: {ruleset}, dealer: W}}
+deals:
+  - {{N: [10S, 10H, 7D], E: [7H, 9C, KD], S: [8C, QS, 8D], W: [7C, AD, 9S]}}
+actions: N 10S E 7H S 8C W 7C N r3 N 10H E refuse
+claims:
+  - {{at: 7, by: E, claim: "I was never given the chance to refuse", asserts: legal}}
+"""
+STOP_ANSWER = ROOT / "conformance" / "settings" / "rulesets" / "setting-stop-answer-1.0.0.yaml"
+
+
+def audit_stop(tmp_path: Path, capsys: pytest.CaptureFixture[str], ruleset: str, *extra: str) -> str:
+    record = tmp_path / "stop.yaml"
+    name = "setting-stop-answer/1.0.0" if ruleset == str(STOP_ANSWER) else ruleset
+    record.write_text(STOP_RECORD.format(ruleset=name), encoding="utf-8")
+    args = ["audit", str(record), *extra]
+    if name != ruleset:  # a ruleset that is not shipped: its file
+        args += ["--ruleset", ruleset]
+    main(args)
+    return capsys.readouterr().out
+
+
+def test_the_audit_says_when_and_why_a_hand_stopped_inside_a_trick(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Fails before: the ruling on N's 10H gave only the hand event, and East's
+    # claim was rejected with NO_DEAL, nothing saying that the hand had stopped
+    # inside trick 2 (mt.stop) with East's answer to the 3 cut short.
+    out = json.loads(audit_stop(tmp_path, capsys, "vitou-mid-trick/1.0.0", "--format", "json"))
+    stop_ruling, refusal = out["rulings"][5], out["rulings"][6]
+    # mt.stop: N's 10H cannot be beaten or tied, so every way trick 2 ends is N's (row AA).
+    assert stop_ruling["stop"]["trick"] == 2 and stop_ruling["stop"]["winner"] == "NS"
+    assert stop_ruling["stop"]["clause"] == "mt.stop"
+    # bid.answer: the next player after the bidder's card, E, answers; the stop came first.
+    assert stop_ruling["stop"]["answer_cut_short"] == {"seat": "E", "bid": 3}
+    assert refusal["legal"] is False and refusal["after_stop"]["at"] == 6
+    assert refusal["claims"][0]["upheld"] is False
+    text = audit_stop(tmp_path, capsys, "vitou-mid-trick/1.0.0")
+    assert "the hand stopped inside trick 2, on this card" in text and "gives the hand to" in text
+    assert "had yet to answer the bid of 3" in text
+    assert "the hand stopped at action 6, inside trick 2, before its answer" in text
+
+
+@pytest.mark.parametrize("lang", ["fr", "pt", "ru"])
+def test_the_stop_is_explained_in_every_language(tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str) -> None:
+    from vitou_ref.engine.reasons import catalog
+
+    def fragment(key: str) -> str:
+        """The longest run of the catalog's words for ``key`` with no parameter in it."""
+        parts = [p.split("}")[-1].strip(" :,") for p in str(catalog(lang)["audit"][key]).split("{")]
+        return max(parts, key=len)
+
+    text = audit_stop(tmp_path, capsys, "vitou-mid-trick/1.0.0", "--lang", lang)
+    for key in ("stop_inside", "stop_cut_short", "after_stop"):
+        assert len(fragment(key)) > 10 and fragment(key) in text, key
+    assert main(["audit", str(tmp_path / "stop.yaml"), "--lang", lang, "--format", "html"]) == 1
+    page = capsys.readouterr().out
+    assert fragment("stop_inside").replace("’", "") in page.replace("’", "").replace("&#x27;", "")
+
+
+def test_a_table_that_lets_the_answer_be_given_upholds_easts_claim(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Fails before: no data could keep the answer's moment, so under the mid-trick
+    # stop East's refusal was always refused (setting-stop-answer: cut_short_answer).
+    out = json.loads(audit_stop(tmp_path, capsys, str(STOP_ANSWER), "--format", "json"))
+    stop_ruling, refusal = out["rulings"][5], out["rulings"][6]
+    assert "stop" not in stop_ruling and stop_ruling["events"] == []
+    assert refusal["legal"] is True and refusal["claims"][0]["upheld"] is True
+    # bid.refusal_value: a refused 3 gives the bidders 1.
+    assert refusal["events"] == [
+        {"event": "hand", "winner": "NS", "points": 1, "reason": "refusal", "score": {"NS": 1, "EW": 0}}
+    ]
