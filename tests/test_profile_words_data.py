@@ -271,3 +271,23 @@ def test_a_table_that_lets_the_answer_be_given_upholds_easts_claim(
     assert refusal["events"] == [
         {"event": "hand", "winner": "NS", "points": 1, "reason": "refusal", "score": {"NS": 1, "EW": 0}}
     ]
+
+
+def test_a_clause_added_in_the_place_of_a_removed_one_keeps_the_base_texts_figures_in_view(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The other side of reading every text: the base's score.target (MATCH_OVER's clause, cited by
+    # clarifications 7 and 28) is removed and club.target added for the same rule, its text still saying 21.
+    c = load_ruleset(BASE).clause("score.target")
+    ops = (
+        "  - {remove: score.target, reason: Renamed.}\n"
+        f"  - add:\n      id: club.target\n      section: '{c.section}'\n      title: {c.title}\n"
+        f"      text: {json.dumps(c.text)}\n      rule: target\n      data: {{points: 31}}\n"
+        "  - {rebind_error: MATCH_OVER, clause: club.target}\n"
+        "  - {remove_clarification: 7, reason: Renamed.}\n"
+        "  - {remove_clarification: 28, reason: Renamed.}\n"
+    )
+    status, out = check(capsys, write(tmp_path, ops))
+    assert status == 0, out
+    (own,) = [w for w in stale(out) if "the text still states 21" in w]
+    assert "/operations/1/add/text" in own

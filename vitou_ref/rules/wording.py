@@ -117,22 +117,6 @@ def _numbers(value: Any, path: str = "") -> Iterator[tuple[str, int]]:
         yield path, value
 
 
-def stale_figures(was: Clause, now: Clause) -> list[tuple[int, list[str]]]:
-    """The figures ``was``'s text states and its data holds that ``now``'s data dropped but its text still states.
-
-    Each with the changes of the data that dropped it (``points: 21 -> 31``).
-    """
-    old, new = dict(_numbers(thaw(was.data))), dict(_numbers(thaw(now.data)))
-    held_now = set(new.values())
-    out = []
-    for figure in sorted(_figures(was.text) & set(old.values()) & _figures(now.text)):
-        if figure in held_now:
-            continue
-        changes = [f"{p}: {figure} -> {new.get(p, 'removed')}" for p, v in old.items() if v == figure]
-        out.append((figure, changes))
-    return out
-
-
 def _dropped(rules: Ruleset, base: Ruleset) -> dict[int, tuple[list[str], Path]]:
     """The figures the base's data held that the data in force dropped, each with its changes and where they were made.
 
@@ -161,6 +145,8 @@ def _texts(rules: Ruleset, base: Ruleset) -> Iterator[tuple[str, str, str | None
     src = replacements(rules, base)
     for c in rules.clauses:
         was = base_clauses.get(src[c.id][0] if c.id in src else c.id)
+        if was is None and c.rule and c.rule in base.bindings:  # added in the place of a removed clause
+            was = base.clause_for_rule(c.rule)
         yield f"clause {c.id}'s text", c.text, was.text if was else None, _clause_text_at(rules, c.id)
     base_clars = {k.number: k for k in base.clarifications}
     for k in rules.clarifications:
@@ -279,6 +265,5 @@ __all__ = [
     "plays_as",
     "profile_warnings",
     "replacements",
-    "stale_figures",
     "wording_ground",
 ]
