@@ -78,6 +78,16 @@ def test_a_profile_restates_an_error_codes_summary_and_when(
         assert base.error("BID_OUT_OF_TURN").summary not in book
 
 
+def test_profile_diff_shows_a_restated_code(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Words are a difference: "no difference" would hide the restated code from a reader of the diff.
+    path = write(tmp_path, RESTATED, base="vitou-volee/1.0.0")
+    assert main(["profile", "diff", "vitou-volee/1.0.0", path]) == 0
+    out = capsys.readouterr().out
+    assert "~ error BID_OUT_OF_TURN: its words differ (summary)" in out
+    assert "~ error NOT_YOUR_TURN: its words differ (when)" in out
+    assert "no difference" not in out
+
+
 def test_restating_an_unknown_code_or_nothing_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, "  - {restate_error: BID_SOMETIMES, summary: Never.}\n")
     status, out = check(capsys, path)
