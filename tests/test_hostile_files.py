@@ -784,3 +784,41 @@ def test_a_saved_report_with_markup_renders_as_text(tmp_path: Path, capsys: pyte
     assert main(["report", "--badge", str(tmp_path / "badges"), str(report)]) == 0
     for badge in (tmp_path / "badges").iterdir():
         _well_formed("json", badge.read_text(encoding="utf-8"))
+
+
+# ---- round two: profiles' words (an error code restated with markup, controls and format fields)
+
+FORMAT_FIELDS = " {seat} {0} {__class__} {n:>99999999}"
+
+
+def _restated_profile() -> str:
+    quoted = _yaml_string(HOSTILE_TEXT + FORMAT_FIELDS)
+    return (
+        "format: 1\n"
+        "profile: {id: club-words, version: 1.0.0, title: Club words, extends: vitou-mid-trick/1.0.0}\n"
+        'changelog: [{version: 1.0.0, date: "2026-12-02", changes: [Restated.]}]\n'
+        "operations:\n"
+        f"  - {{restate_error: REFUSE_NO_BID, summary: {quoted}, when: {quoted}, reason: {quoted}}}\n"
+        f"  - {{restate_error: BID_OUT_OF_TURN, when: {quoted}}}\n"
+    )
+
+
+def test_a_restated_error_code_with_markup_renders_as_text_in_every_output(tmp_path: Path) -> None:
+    # The restated words reach the rulebook's error table in every language verbatim:
+    # escaped, never formatted (a format field in them must not be read as one).
+    profile = tmp_path / "club-words.yaml"
+    profile.write_text(_restated_profile(), encoding="utf-8")
+    assert main(["spec", "check", str(profile)]) == 0
+    for lang in ("en", "ru"):
+        _outputs(tmp_path, ["rulebook", "--ruleset", str(profile), "--lang", lang], ("markdown", "html"), 0)
+        assert "{__class__}" in (tmp_path / "out.html").read_text(encoding="utf-8")
+    record = tmp_path / "stop.yaml"
+    record.write_text(
+        "format: 1\nheader: {ruleset: club-words/1.0.0, dealer: W}\n"
+        "deals:\n  - {N: [10S, 10H, 7D], E: [7H, 9C, KD], S: [8C, QS, 8D], W: [7C, AD, 9S]}\n"
+        "  - {N: [AS, 7S, 8S], E: [9H, KH, JH], S: [QH, QD, JD], W: [JC, AC, KC]}\n"
+        "actions: N 10S E 7H S 8C W 7C N r3 N 10H E refuse\n",
+        encoding="utf-8",
+    )
+    # An audit names a code and quotes its clause, not the code's words: it must still run and stay well formed.
+    _outputs(tmp_path, ["audit", str(record), "--ruleset", str(profile)], ("text", "markdown", "json"), 1)

@@ -93,8 +93,15 @@ RULE_DATA: dict[str, dict] = {
             },
         }
     ),
-    # Optional (vitou_ref/rules/settings.py OPTIONAL_RULES): unbound, it is {at: end_of_trick}.
-    "hand_stop": obj({"at": {"enum": ["end_of_trick", "as_soon_as_determined"]}}),
+    # Optional (vitou_ref/rules/settings.py OPTIONAL_RULES): unbound, it is {at: end_of_trick}. cut_short_answer
+    # (optional too: stands_accepted) says whether a bid's answer the stop would cut short may still be given.
+    "hand_stop": obj(
+        {
+            "at": {"enum": ["end_of_trick", "as_soon_as_determined"]},
+            "cut_short_answer": {"enum": ["stands_accepted", "may_be_given"]},
+        },
+        required=["at"],
+    ),
     "ladder": obj(
         {
             "base": {"type": "integer", "minimum": 0},
@@ -344,6 +351,10 @@ def rules_schema() -> dict:
                         "description": "The exact condition in words: when an action of one of these acts gets "
                         "this code, every code above it having been ruled out.",
                     },
+                    "origin": {
+                        "$ref": "#/$defs/name",
+                        "description": "the profile that restated this code's words (resolved profiles)",
+                    },
                 },
             },
             "data": RULE_DATA,
@@ -403,6 +414,17 @@ def profile_schema() -> dict:
                         op("replace_clarification", {"type": "integer", "minimum": 1}, **{"with": clar}),
                         op("remove_clarification", {"type": "integer", "minimum": 1}, reason=TEXT),
                         op("rebind_error", {"type": "string", "pattern": "^[A-Z][A-Z0-9_]*$"}, clause=cid, reason=TEXT),
+                        # A code's words follow the profile's rules: its summary, its `when`, or both, restated.
+                        {
+                            **op(
+                                "restate_error",
+                                {"type": "string", "pattern": "^[A-Z][A-Z0-9_]*$"},
+                                summary=TEXT,
+                                when=TEXT,
+                                reason=TEXT,
+                            ),
+                            "anyOf": [{"required": ["summary"]}, {"required": ["when"]}],
+                        },
                     ]
                 },
             },

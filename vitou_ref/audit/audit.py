@@ -18,6 +18,7 @@ from ..rules.model import Ruleset
 from ..rules.wording import wording_ground
 from .i18n import clause_words
 from .record import Claim, Record
+from .stops import Stop, mid_trick_stop
 
 
 @dataclass
@@ -79,6 +80,8 @@ class Ruling:
     notes: list[str] = field(default_factory=list)
     claims: list[Claim] = field(default_factory=list)
     not_made: bool = False  # illegal, skipped by --continue
+    stop: Stop | None = None  # the hand stopped inside its trick on this card
+    after_stop: tuple[int, Stop] | None = None  # an act of the seat whose answer that stop (at action n) cut short
 
 
 @dataclass(frozen=True)
@@ -168,6 +171,7 @@ def audit(record: Record, rules: Ruleset, go_on: bool = False) -> Audit:
         claims.setdefault(c.at, []).append(c)
     rulings: list[Ruling] = []
     stopped = None
+    cut_short: tuple[int, Stop] | None = None  # the latest stop that cut an answer short, until the next legal act
     for n, ra in enumerate(record.actions, 1):
         before = position_of(rules, m)
         ruling = Ruling(n, ra.action, ra.text, True, notes=record.annotations.get(n, []), claims=claims.get(n, []))
@@ -187,6 +191,11 @@ def audit(record: Record, rules: Ruleset, go_on: bool = False) -> Audit:
             reason = exc.why if isinstance(exc.why, Reason) else Reason("card_unreadable", text=str(exc.why))
             _illegal(ruling, rules, exc.code, reason, before)
         ruling.score = m.score
+        if ruling.legal:
+            ruling.stop = mid_trick_stop(rules, t, before, ra.action, ruling.events)
+            cut_short = (n, ruling.stop) if ruling.stop is not None and ruling.stop.answer_of else None
+        elif cut_short is not None and isinstance(ra.action, dict) and ra.action.get("seat") == cut_short[1].answer_of:
+            ruling.after_stop = cut_short
         rulings.append(ruling)
         if not ruling.legal:
             if not go_on:

@@ -13,6 +13,7 @@ from ..rules.wording import wording_ground
 from .audit import Audit, Ruling, Words, deck_of
 from .i18n import clarification_words, clause_words
 from .report import claim_ruling, shown
+from .stops import after_stop_line, stop_lines
 
 CSS = """
 .game{margin:0 0 1rem;padding:0}
@@ -111,6 +112,7 @@ def _ruling(w: Words, r: Ruling) -> str:
     if r.legal:
         head = f'<p>{what} {notation}: <span class="verdict">{e(w.say("audit", "legal"))}</span></p>'
         details = [prose(w.event(ev), w.deck) for ev in r.events]
+        details += [prose(x, w.deck) for x in stop_lines(w.say, r.stop)] if r.stop is not None else []
         return f'<li value="{r.n}" class="legal">{head}{_details(details)}{_remarks(w, r)}</li>'
     assert r.clause is not None and r.reason is not None
     ground = w.ground(r.clause)
@@ -127,6 +129,8 @@ def _ruling(w: Words, r: Ruling) -> str:
     if r.position is not None:
         where = "; ".join(w.position(r.position))
         parts.append(f"<p><strong>{e(w.say('audit', 'position'))}:</strong> {prose(where, w.deck)}</p>")
+    if r.after_stop is not None:
+        parts.append(f"<p>{prose(after_stop_line(w.say, *r.after_stop), w.deck)}</p>")
     if r.not_made:
         parts.append(f'<p class="meta">{e(w.say("audit", "not_made"))}</p>')
     return f'<li value="{r.n}" class="illegal" id="ruling-{r.n}">{"".join(parts)}{_remarks(w, r)}</li>'

@@ -52,7 +52,8 @@ def ruleset_words(rules: Ruleset, lang: str) -> tuple[str, str]:
 
 
 def error_words(rules: Ruleset, code: str, lang: str) -> str:
-    if lang != "en":
+    # A code a profile restated speaks the profile's words: the catalogs translate the base's.
+    if lang != "en" and not rules.error(code).origin:
         t = catalog(lang).get("errors", {}).get(code)
         if t:
             return str(t)
@@ -62,7 +63,7 @@ def error_words(rules: Ruleset, code: str, lang: str) -> str:
 def error_when_words(rules: Ruleset, code: str, lang: str) -> str:
     """The exact condition of an error code in ``lang`` ("" where the ruleset states none)."""
     when = rules.error(code).when
-    if when and lang != "en":
+    if when and lang != "en" and not rules.error(code).origin:
         t = catalog(lang).get("errors_when", {}).get(code)
         if t:
             return str(t)

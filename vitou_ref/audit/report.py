@@ -13,6 +13,7 @@ from ..rules.model import Ruleset
 from ..rules.problems import Problem
 from .audit import Audit, Position, Ruling, Words, audit
 from .record import Claim, Record
+from .stops import after_stop_line, stop_lines
 
 AUDIT_FORMAT = 1
 SHOWN = 2000  # characters of one piece of record text shown in a text or Markdown report
@@ -56,6 +57,10 @@ def ruling_json(w: Words, r: Ruling) -> dict[str, Any]:
         if r.position is not None:
             out["position"] = r.position.to_json()
     out["score"] = r.score
+    if r.stop is not None:
+        out["stop"] = {**r.stop.to_json(), "text": stop_lines(w.say, r.stop)}
+    if r.after_stop is not None:
+        out["after_stop"] = {"at": r.after_stop[0], "text": after_stop_line(w.say, *r.after_stop)}
     if r.notes:
         out["notes"] = r.notes
     if r.claims:
@@ -124,6 +129,7 @@ def _ruling_lines(w: Words, r: Ruling) -> tuple[str, str, list[str]]:
     if r.legal:
         verdict = w.say("audit", "legal")
         details += [w.event(e) for e in r.events]
+        details += stop_lines(w.say, r.stop) if r.stop is not None else []
     else:
         assert r.clause is not None and r.reason is not None
         ground = w.ground(r.clause)
@@ -135,6 +141,8 @@ def _ruling_lines(w: Words, r: Ruling) -> tuple[str, str, list[str]]:
         details.append(f"{w.say('audit', 'reason')}: {shown(w.reason(r.reason))}")
         if r.position is not None:
             details.append(f"{w.say('audit', 'position')}: " + "; ".join(w.position(r.position)))
+        if r.after_stop is not None:
+            details.append(after_stop_line(w.say, *r.after_stop))
         if r.not_made:
             details.append(w.say("audit", "not_made"))
     details += [f"{{{shown(note)}}}" for note in r.notes]

@@ -170,6 +170,8 @@ class Tables:
         # some way the trick in play can end decides the hand, so that only those are searched.
         self.stop_mid_trick = rules.params.hand_stop == "as_soon_as_determined"
         self.card_check_from = 1 if self.stop_mid_trick else self.n
+        # cut_short_answer: may_be_given: no stop while a bid awaits its answer (Tricks._card_mid_trick).
+        self.stop_waits_answer = rules.params.stop_answer == "may_be_given"
         self.trie_may_stop = tuple(any(c >= 0 and term[c] is not None for c in row) for row in nxt)
 
     def as_json(self, action: Any) -> dict[str, Any]:

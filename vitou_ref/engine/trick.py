@@ -72,7 +72,7 @@ class Tricks(Hands):
             self.phase = PLAY
         else:
             self.phase = ANSWER if t.side_of[nxt] != self._bside else AWAIT
-        if t.trie_may_stop[self._node]:
+        if t.trie_may_stop[self._node] and not (answer_due and t.stop_waits_answer):
             decided = self._determined()
             if decided is not None:
                 # No trick event: the trick never completes. A bid still awaiting its answer

@@ -152,10 +152,15 @@ def diff_rulesets(a: Ruleset, b: Ruleset) -> RulesetDiff:
             clars.append({"number": n, "kind": "changed", "title": kb.get("title"), "fields": changed})
     er_a = {e["code"]: e["clause"] for e in ja["errors"]}
     er_b = {e["code"]: e["clause"] for e in jb["errors"]}
-    errors = []
+    words_a = {e["code"]: e for e in ja["errors"]}
+    words_b = {e["code"]: e for e in jb["errors"]}
+    errors: list[dict[str, Any]] = []
     for code in list(er_a) + [c for c in er_b if c not in er_a]:
         if er_a.get(code) != er_b.get(code):
             errors.append({"code": code, "a": er_a.get(code), "b": er_b.get(code)})
+        elif restated := [f for f in ("summary", "when") if words_a[code].get(f) != words_b[code].get(f)]:
+            # A code's words restated (restate_error): the same clause, other words.
+            errors.append({"code": code, "a": er_a[code], "b": er_b[code], "words": restated})
     if [e["code"] for e in ja["errors"]] != [e["code"] for e in jb["errors"]]:
         errors.append(
             {
@@ -203,6 +208,8 @@ def render_diff(d: RulesetDiff) -> str:
     for e in d.errors:
         if e["code"] == "(order of precedence)":
             lines.append("~ error precedence order differs")
+        elif "words" in e:
+            lines.append(f"~ error {e['code']}: its words differ ({', '.join(e['words'])})")
         else:
             lines.append(f"~ error {e['code']}: clause {e['a']} -> {e['b']}")
     return "\n".join(lines) + "\n"

@@ -243,6 +243,7 @@ def _error_code(e: dict[str, Any]) -> ErrorCode:
         acts=tuple(a for a in ACTS if a in acts),
         condition=cond.name if cond else "",
         when=e.get("when", ""),
+        origin=e.get("origin", ""),
     )
 
 

@@ -79,6 +79,7 @@ class ErrorCode:
     acts: tuple[str, ...] = ()  # the acts its condition judges (the interpreter's required set when unstated)
     condition: str = ""  # the named condition the interpreter evaluates
     when: str = ""  # the exact condition in words ("" when the ruleset states only the summary)
+    origin: str = ""  # the profile that restated its words ("" for the words of the ruleset that defined it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +152,9 @@ class Params:
     tricks: int
     resolution: tuple[ResolutionRow, ...]
     hand_stop: Literal["end_of_trick", "as_soon_as_determined"]  # when a hand may stop: see settings.OPTIONAL_RULES
+    # Under as_soon_as_determined, a bid awaiting its answer when the hand is determined: the hand stops and the
+    # bid stands accepted, or the answer may still be given (the stop waits until no bid awaits an answer).
+    stop_answer: Literal["stands_accepted", "may_be_given"]
     ladder: tuple[LadderLevel, ...]  # index 0 is the base value
     jumps_allowed: bool
     opening_tricks: frozenset[int] | None  # None: any trick

@@ -5,7 +5,8 @@ A profile never merges anything silently. Each operation names what it does:
 move to the replacement), ``add`` one, ``remove`` one (codes and
 clarifications citing it must then be dealt with explicitly),
 ``add_clarification``, ``replace_clarification``, ``remove_clarification``,
-``rebind_error``. The result is checked exactly like a base ruleset.
+``rebind_error``, ``restate_error`` (a code's summary or ``when`` in the
+profile's words). The result is checked exactly like a base ruleset.
 """
 
 from __future__ import annotations
@@ -229,6 +230,18 @@ def _rebind_error(d: _Draft, at: Path, op: dict[str, Any]) -> None:
     d.error_from[found[0]] = (*at, "clause")
 
 
+def _restate_error(d: _Draft, at: Path, op: dict[str, Any]) -> None:
+    found = [j for j, e in enumerate(d.errors) if e["code"] == op["restate_error"]]
+    if not found:
+        d.bad("PROFILE_ERROR_UNKNOWN", f"there is no error code {op['restate_error']}", (*at, "restate_error"))
+        return
+    e = d.errors[found[0]]
+    e.update({k: op[k] for k in ("summary", "when") if k in op})
+    # The words are the profile's now: translations of the base's no longer say them.
+    e["origin"] = d.name
+    d.error_from[found[0]] = at
+
+
 # Each operation is named by the key that introduces it; the first key of this
 # table that an operation has decides its kind.
 _OPERATIONS: dict[str, Callable[[_Draft, Path, dict[str, Any]], None]] = {
@@ -239,6 +252,7 @@ _OPERATIONS: dict[str, Callable[[_Draft, Path, dict[str, Any]], None]] = {
     "replace_clarification": _replace_clarification,
     "remove_clarification": _remove_clarification,
     "rebind_error": _rebind_error,
+    "restate_error": _restate_error,
 }
 
 

@@ -62,7 +62,8 @@ OPTIONAL_RULES: Mapping[str, Any] = MappingProxyType(
         "bid_timing": MappingProxyType({"by": "seat_in_turn"}),
         # When a hand stops: judged at the end of each trick (the base), or as soon as the cards still to come
         # to the trick in play can no longer change the result (clarification 3 of Vitou 1.1.0, the other reading).
-        "hand_stop": MappingProxyType({"at": "end_of_trick"}),
+        # cut_short_answer matters only to a hand that stops mid-trick: a bid awaiting its answer then.
+        "hand_stop": MappingProxyType({"at": "end_of_trick", "cut_short_answer": "stands_accepted"}),
     }
 )
 
@@ -222,6 +223,8 @@ def _tricks(data_of: DataOf, bad: Bad, cards_each: int) -> Fields:
         "tricks": res["tricks"],
         "resolution": rows,
         "hand_stop": data_of("hand_stop")[0]["at"],
+        # Absent, the reading of vitou-mid-trick/1.0.0 (clarification 302): the cut-short bid stands accepted.
+        "stop_answer": data_of("hand_stop")[0].get("cut_short_answer", "stands_accepted"),
     }
 
 

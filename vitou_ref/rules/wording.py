@@ -19,15 +19,17 @@ from .problems import Problem
 from .registry import load_ruleset
 from .yamlsafe import Document
 
+Path = tuple[object, ...]
+
 WORDING_ONLY = "WORDING_ONLY"
 TEXT_FIGURE_STALE = "TEXT_FIGURE_STALE"
 CLARIFICATION_ON_REPLACED = "CLARIFICATION_ON_REPLACED"
 
 # A figure of a text: digits standing alone ("21", both halves of "20-20"),
 # not part of a card ("10S") or of a version ("1.1.0").
-_FIGURE = re.compile(r"(?<![\w.])\d+(?!\w|\.\d)")
+_FIGURE = re.compile(r"(?<![\w.§])\d+(?!\w|\.\d)")
 # References to clarifications are numbers too, never figures of the rules.
-_CITATION = re.compile(r"\(clarifications? [^)]*\)")
+_CITATION = re.compile(r"\(clarifications? [^)]*\)|\bclarifications? \d+(?:(?:, | and |-|–)\d+)*")
 
 
 def _operations(rules: Ruleset) -> list[dict[str, Any]]:
@@ -76,12 +78,26 @@ def profile_warnings(doc: Document, rules: Ruleset) -> list[Problem]:
     return sorted(out, key=lambda p: (p.line or 0, p.column or 0))
 
 
+# What a descriptive clause describes that no data of any ruleset can change, and why (docs/profiles.md).
+FIXED_FOR_EVERY_RULESET = {
+    "bid.answer": (
+        "who answers a bid is fixed for every ruleset, not data: the first player of the side opposite the latest "
+        "bidder to play after the bid (after the bidder's card, when it owes one), and one bid awaits its answer at "
+        "a time (the rule refusal says who may refuse, bid_timing who may bid); fixed because the order of play and "
+        "the conditions of NOT_YOUR_TURN, BID_OUT_OF_TURN and REFUSE_NOT_FOLLOWER are all read from that one "
+        "answering seat"
+    ),
+}
+
+
 def _wording_only(doc: Document, rules: Ruleset, base: Ruleset) -> Iterator[Problem]:
     for new, (old, n) in replacements(rules, base).items():
         was, now = base.clause(old), rules.clause(new)
         if was.descriptive and now.descriptive and was.text != now.text:
             which = f"no rule binds {old}" if old == new else f"neither {old} nor {new} binds a rule"
             message = f"wording only: no behaviour bound to this clause changes ({which}: words alone change no play)"
+            if old in FIXED_FOR_EVERY_RULESET:
+                message += f"; {FIXED_FOR_EVERY_RULESET[old]}"
             yield doc.problem(WORDING_ONLY, message, ("operations", n, "with", "text"))
 
 
@@ -101,35 +117,94 @@ def _numbers(value: Any, path: str = "") -> Iterator[tuple[str, int]]:
         yield path, value
 
 
-def stale_figures(was: Clause, now: Clause) -> list[tuple[int, list[str]]]:
-    """The figures ``was``'s text states and its data holds that ``now``'s data dropped but its text still states.
+def _dropped(rules: Ruleset, base: Ruleset) -> dict[int, tuple[list[str], Path]]:
+    """The figures the base's data held that the data in force dropped, each with its changes and where they were made.
 
-    Each with the changes of the data that dropped it (``points: 21 -> 31``).
+    A figure is dropped when a clause the profile wrote for a rule no longer
+    holds it in its data; the place is that clause's ``with`` or ``add``.
     """
-    old, new = dict(_numbers(thaw(was.data))), dict(_numbers(thaw(now.data)))
-    held_now = set(new.values())
-    out = []
-    for figure in sorted(_figures(was.text) & set(old.values()) & _figures(now.text)):
-        if figure in held_now:
-            continue
-        changes = [f"{p}: {figure} -> {new.get(p, 'removed')}" for p, v in old.items() if v == figure]
-        out.append((figure, changes))
-    return out
-
-
-def _stale_figures(doc: Document, rules: Ruleset, base: Ruleset) -> Iterator[Problem]:
+    out: dict[int, tuple[list[str], Path]] = {}
     for rule in [r for r in rules.bindings if r in base.bindings]:
         was, now = base.clause_for_rule(rule), rules.clause_for_rule(rule)
         n = _written_at(rules, now.id)
         if n is None or was.data == now.data:
             continue
-        for figure, changes in stale_figures(was, now):
-            message = (
-                f"the text still states {figure}, as {base.name}'s {was.id} does, but the data no longer holds it "
-                f"({'; '.join(changes)}): state the new figure or reword"
-            )
-            key = "with" if "replace" in _operations(rules)[n] else "add"
-            yield doc.problem(TEXT_FIGURE_STALE, message, ("operations", n, key, "text"))
+        old, new = dict(_numbers(thaw(was.data))), dict(_numbers(thaw(now.data)))
+        held = set(new.values())
+        key = "with" if "replace" in _operations(rules)[n] else "add"
+        for p, v in old.items():
+            if v not in held:
+                changes, _ = out.setdefault(v, ([], ("operations", n, key)))
+                changes.append(f"{now.id} {p}: {v} -> {new.get(p, 'removed')}")
+    return out
+
+
+def _texts(rules: Ruleset, base: Ruleset) -> Iterator[tuple[str, str, str | None, Path | None]]:
+    """Every text of a ruleset: what it is, the text, the base's text in its place (None: none), where the profile wrote it."""
+    base_clauses = {c.id: c for c in base.clauses}
+    src = replacements(rules, base)
+    for c in rules.clauses:
+        was = base_clauses.get(src[c.id][0] if c.id in src else c.id)
+        if was is None and c.rule and c.rule in base.bindings:  # added in the place of a removed clause
+            was = base.clause_for_rule(c.rule)
+        yield f"clause {c.id}'s text", c.text, was.text if was else None, _clause_text_at(rules, c.id)
+    base_clars = {k.number: k for k in base.clarifications}
+    for k in rules.clarifications:
+        bk = base_clars.get(k.number)
+        at = _clarification_at(rules, k.number)
+        for part in ("ruling", "reason"):
+            before = getattr(bk, part) if bk else None
+            yield f"clarification {k.number}'s {part}", getattr(k, part), before, at and (*at, part)
+    base_errors = {e.code: e for e in base.errors}
+    for e in rules.errors:
+        be = base_errors.get(e.code)
+        for part in ("summary", "when"):
+            at = _error_at(rules, e.code, part)
+            yield f"{e.code}'s {part}", getattr(e, part), getattr(be, part) if be else None, at
+
+
+def _clause_text_at(rules: Ruleset, clause_id: str) -> Path | None:
+    n = _written_at(rules, clause_id)
+    if n is None:
+        return None
+    return ("operations", n, "with" if "replace" in _operations(rules)[n] else "add", "text")
+
+
+def _clarification_at(rules: Ruleset, number: int) -> Path | None:
+    at = None
+    for n, op in enumerate(_operations(rules)):
+        if op.get("replace_clarification") == number:
+            at = ("operations", n, "with")
+        elif isinstance(op.get("add_clarification"), dict) and op["add_clarification"].get("number") == number:
+            at = ("operations", n, "add_clarification")
+    return at
+
+
+def _error_at(rules: Ruleset, code: str, part: str) -> Path | None:
+    at = None
+    for n, op in enumerate(_operations(rules)):
+        if op.get("restate_error") == code and part in op:
+            at = ("operations", n, part)
+    return at
+
+
+def _stale_figures(doc: Document, rules: Ruleset, base: Ruleset) -> Iterator[Problem]:
+    """Every text of the ruleset still stating a figure its data dropped: clauses, clarifications, error codes."""
+    dropped = _dropped(rules, base)
+    if not dropped:
+        return
+    for what, text, before, at in _texts(rules, base):
+        stated = _figures(text) & set(dropped)
+        if at is not None:  # the profile's own words: stale only where the base's said it too
+            stated &= _figures(before) if before is not None else set()
+        for figure in sorted(stated):
+            changes, changed_at = dropped[figure]
+            if at is not None and at[-1] == "text" and at[:-1] == changed_at:
+                lead = f"the text still states {figure}, as {base.name}'s does,"
+            else:
+                lead = f"{what} still states {figure}, as {base.name}'s does,"
+            message = f"{lead} but the data no longer holds it ({'; '.join(changes)}): state the new figure or reword"
+            yield doc.problem(TEXT_FIGURE_STALE, message, at or (*changed_at, "data"))
 
 
 def _clarifications_left(doc: Document, rules: Ruleset, base: Ruleset) -> Iterator[Problem]:
@@ -184,11 +259,11 @@ def wording_ground(rules: Ruleset, clause_id: str) -> tuple[Ruleset, Clause] | N
 
 __all__ = [
     "CLARIFICATION_ON_REPLACED",
+    "FIXED_FOR_EVERY_RULESET",
     "TEXT_FIGURE_STALE",
     "WORDING_ONLY",
     "plays_as",
     "profile_warnings",
     "replacements",
-    "stale_figures",
     "wording_ground",
 ]
