@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -152,6 +153,16 @@ Listener = Callable[[str, Any], None]  # ("start", Run) / ("case", CaseResult) /
 
 def _noop(kind: str, payload: Any) -> None:
     return None
+
+
+@functools.cache
+def pack_of(ruleset: str) -> tuple[str, ...]:
+    """The cards of a shipped ruleset's pack, as written: the only cards an answer about it may name."""
+    from ..engine.tables import tables_for
+    from ..rules.registry import load_ruleset
+
+    t = tables_for(load_ruleset(ruleset))
+    return tuple(t.card(c).text for c in t.deck)
 
 
 class Certifier:
@@ -320,7 +331,7 @@ class Certifier:
             from ..rules.schema import first_error  # jsonschema is imported only when answers are validated
 
             schema = "protocol/errored-response" if response.get("errored") is True else "protocol/run-response"
-            broken = first_error(response, schema)
+            broken = first_error(response, schema, pack_of(ruleset))
             if broken is not None:
                 why = f"the answer breaks the protocol schema: {escape.text(broken, 300)}"
                 return CaseResult(case, ruleset, ERRORED, why, fault="schema")
