@@ -170,3 +170,27 @@ def test_the_fuzzers_try_the_cards_of_the_pack_in_force() -> None:
         t = tables_for(load_ruleset(ruleset))
         cards = {a["card"] for a in universe(t) if isinstance(a, dict) and a.get("act") == "play" and "card" in a}
         assert cards - {"1S"} == {r + s for r in ranks for s in SUITS}
+
+
+@pytest.mark.parametrize(
+    ("name", "vitou", "forty"),
+    [
+        # Each mistake as its description puts it, worked out by hand on each pack's order.
+        ("rank-9-above-10", "9 10 A K Q J 8 7", "2 3 A K Q J 7 6 5 4"),
+        ("rank-ace-above-9", "10 A 9 K Q J 8 7", "3 A 2 K Q J 7 6 5 4"),
+        ("rank-natural", "A K Q J 10 9 8 7", "A K Q J 7 6 5 4 3 2"),
+    ],
+)
+def test_the_rank_mutants_take_the_pack_of_the_ruleset(name: str, vitou: str, forty: str) -> None:
+    from vitou_ref.hunt.mutants import build_mutant
+
+    for ruleset, order in (("vitou/1.1.0", vitou), (str(FORTY), forty)):
+        mutant = build_mutant(load_ruleset(ruleset), name)
+        assert [r.value for r in mutant.params.rank_order] == order.split()
+
+
+def test_the_notation_offers_cards_of_the_pack_in_force(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rec = _record(tmp_path, "vitou/1.1.0", "N 10S")
+    assert main(["audit", str(rec), "--ruleset", str(FORTY), "--format", "json"]) == 2
+    err = capsys.readouterr().err
+    assert "NOTATION_ACTION" in err and "'10S'" in err and "10H" not in err

@@ -139,7 +139,7 @@ def parse_notation(
         what, wl, wc = tokens[i + 1]
         action = _action(who, what, seats, sides, pack)
         if action is None:
-            bad("NOTATION_ACTION", f"{what!r} is not an action for {who}: {_expected(who, seats, sides)}", wl, wc)
+            bad("NOTATION_ACTION", f"{what!r} is not an action for {who}: {_expected(who, seats, sides, t)}", wl, wc)
         else:
             ln, cl = where(line, col)
             actions.append(Parsed(action, f"{who} {what}", ln, cl))
@@ -147,10 +147,12 @@ def parse_notation(
     return actions, problems
 
 
-def _expected(who: str, seats: set[str], sides: set[str]) -> str:
+def _expected(who: str, seats: set[str], sides: set[str], t: Tables) -> str:
     parts = []
     if who in seats:
-        parts.append("a card such as AS or 10H, r3/r6/r12/rbaraque, refuse, pass, play or a gesture such as ~ten")
+        pack = [t.card(c).text for c in t.deck]
+        such = "AS or 10H" if {"AS", "10H"} <= set(pack) else f"{pack[0]} or {pack[-1]}"
+        parts.append(f"a card such as {such}, r3/r6/r12/rbaraque, refuse, pass, play or a gesture such as ~ten")
     if who in sides:
         parts.append("takes or declines")
     return "expected " + ", or ".join(parts)
