@@ -159,10 +159,10 @@ def test_a_validated_answer_is_held_to_the_pack_of_its_ruleset() -> None:
     answer = {"seq": 1, "legal": [{"seat": "N", "act": "play", "card": "3S"}], "steps": [], "final": None}
     answer["final"] = {"score": {"NS": 0, "EW": 0}, "dealer": "W", "winner": None}
     assert first_error(answer, "protocol/run-response") is None
-    assert first_error(answer, "protocol/run-response", pack_of("vitou/1.1.0")) is not None
+    assert first_error(answer, "protocol/run-response", pack_of(load_ruleset("vitou/1.1.0"))) is not None
     answer["legal"] = [{"seat": "N", "act": "play", "card": "10S"}]
-    assert first_error(answer, "protocol/run-response", pack_of("vitou/1.1.0")) is None
-    assert sorted(pack_of("vitou/1.1.0")) == sorted(r + s for r in VITOU_RANKS for s in SUITS)
+    assert first_error(answer, "protocol/run-response", pack_of(load_ruleset("vitou/1.1.0"))) is None
+    assert sorted(pack_of(load_ruleset("vitou/1.1.0"))) == sorted(r + s for r in VITOU_RANKS for s in SUITS)
 
 
 def test_the_fuzzers_try_the_cards_of_the_pack_in_force() -> None:
@@ -194,3 +194,12 @@ def test_the_notation_offers_cards_of_the_pack_in_force(tmp_path: Path, capsys: 
     assert main(["audit", str(rec), "--ruleset", str(FORTY), "--format", "json"]) == 2
     err = capsys.readouterr().err
     assert "NOTATION_ACTION" in err and "'10S'" in err and "10H" not in err
+
+
+def test_validated_answers_under_a_suite_of_its_own_rulesets_are_held_to_their_packs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The settings suite's rulesets are files of the suite, not shipped: each one's pack comes from its file
+    # (the reduced pack and three suits among them), and the reference answers every case within it.
+    assert main(["certify", "--suite", str(ROOT / "conformance" / "settings"), "--validate-protocol"]) == 0
+    assert "breaks the protocol schema" not in capsys.readouterr().out
