@@ -252,6 +252,8 @@ EXPECTED: dict[str, dict[str, int]] = {
     "disk_filler": WRONG,  # a CRASH (SIGXFSZ) under --limit-file-size, the file no bigger than the limit
     "fd_opener": WRONG,  # a CRASH under the default --limit-open-files (1024)
     "cpu_spinner": WRONG,  # a CRASH under --limit-cpu (or a TIMEOUT, on a machine too busy to spin fast)
+    # ---- round two: the pack as data
+    "foreign_card": WRONG,  # 3S is a card of the French pack, not of Vitou's: a wrong legal set
 }
 
 # ---- round two: the limits a resource mode runs under, as certify and fuzz spell them (the plugin: --vitou-...)
@@ -813,3 +815,17 @@ def test_an_engine_without_codes_has_its_markup_escaped_in_every_output(level: s
     junit = (tmp_path / "junit.xml").read_text(encoding="utf-8")
     assert _raw_characters(junit.replace("\n", "")) == [] and "<script" not in junit
     xml.dom.minidom.parseString(junit.encode("utf-8"))
+
+
+# ---- round two: the pack as data
+
+
+def test_validating_answers_holds_their_cards_to_the_pack_of_the_ruleset() -> None:
+    # The protocol's schemas take any card of the French pack; --validate-protocol holds an answer about Vitou
+    # to Vitou's 32 cards, so a legal set offering 3S breaks the schema there, not only the comparison.
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (PACKAGE_ROOT, os.environ.get("PYTHONPATH")) if p))
+    argv = [sys.executable, "-m", "vitou_ref", "certify", "--impl", _impl("foreign_card"), "--suite", str(SMALL)]
+    done = subprocess.run([*argv, "--validate-protocol"], env=env, capture_output=True, timeout=HARD_LIMIT, check=False)
+    assert done.returncode == 1, done.stderr.decode(errors="replace")[-800:]
+    out = done.stdout.decode("utf-8")
+    assert "breaks the protocol schema" in out and "3S" in out, out[-2000:]

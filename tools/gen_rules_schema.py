@@ -6,12 +6,14 @@ import json
 import sys
 from pathlib import Path
 
+from vitou_ref.rules.cards import Rank, Suit
 from vitou_ref.rules.conditions import ACTS
 
 SIDE_REL = {"enum": ["next", "previous"]}
 ID = {"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9_-]{0,15}$"}
-RANK = {"enum": ["10", "9", "A", "K", "Q", "J", "8", "7"]}
-SUIT = {"enum": ["S", "H", "D", "C"]}
+# Any rank and suit of the French 52-card pack: a ruleset's deck clause picks its own.
+RANK = {"enum": [r.value for r in Rank]}
+SUIT = {"enum": [s.value for s in Suit]}
 TEXT = {"type": "string", "minLength": 1}
 
 

@@ -1102,6 +1102,33 @@ def serve(c: Ctx, mode: Mode) -> None:
             put(enc(resp))
 
 
+# ---- round two: the pack as data (cards of the French pack that the ruleset in force does not play)
+
+
+def with_play_of(card: str) -> Callable[[Json], Json]:
+    """The first legal set of the answer with one more play, of ``card``, by the seat of its first action."""
+
+    def f(r: Json) -> Json:
+        for holder in [r, *[s for s in r.get("steps", []) if isinstance(s, dict)]]:
+            legal = holder.get("legal")
+            if isinstance(legal, list) and legal and isinstance(legal[0], dict) and "seat" in legal[0]:
+                holder["legal"] = [*legal, {"seat": legal[0]["seat"], "act": "play", "card": card}]
+                break
+        return r
+
+    return f
+
+
+MODES.update(
+    {
+        "foreign_card": Mode(
+            "a legal set offers a play of 3S, a card of the French pack but not of Vitou's",
+            answer=answer_with(with_play_of("3S")),
+        ),
+    }
+)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="hostile_impl.py", description=__doc__.split("\n")[0])
     parser.add_argument("mode", nargs="?", choices=sorted(MODES), metavar="MODE")

@@ -27,7 +27,8 @@ from ..engine.tables import Tables
 from ..rules.cards import Card
 from ..rules.problems import Problem
 
-_CARD = re.compile(r"^(10|[9AKQJ87])[SHDC]$")
+# Any card of the French 52-card pack: what may be written bare. Reading takes only the ruleset's own pack.
+_CARD = re.compile(r"^(10|[2-9AKQJ])[SHDC]$")
 _WORD = re.compile(r"[A-Za-z0-9_-]+")
 _SEAT_VERBS = ("refuse", "pass", "play")
 _SIDE_VERBS = {"takes": "play_hand", "declines": "decline_hand"}
@@ -92,6 +93,7 @@ def parse_notation(
     reports every typo.
     """
     seats, sides = set(t.seat_ids), set(t.side_ids)
+    pack = frozenset(t.card(c).text for c in t.deck)
     actions: list[Parsed] = []
     problems: list[Problem] = []
 
@@ -135,9 +137,9 @@ def parse_notation(
             i += 1
             continue
         what, wl, wc = tokens[i + 1]
-        action = _action(who, what, seats, sides)
+        action = _action(who, what, seats, sides, pack)
         if action is None:
-            bad("NOTATION_ACTION", f"{what!r} is not an action for {who}: {_expected(who, seats, sides)}", wl, wc)
+            bad("NOTATION_ACTION", f"{what!r} is not an action for {who}: {_expected(who, seats, sides, t)}", wl, wc)
         else:
             ln, cl = where(line, col)
             actions.append(Parsed(action, f"{who} {what}", ln, cl))
@@ -145,21 +147,23 @@ def parse_notation(
     return actions, problems
 
 
-def _expected(who: str, seats: set[str], sides: set[str]) -> str:
+def _expected(who: str, seats: set[str], sides: set[str], t: Tables) -> str:
     parts = []
     if who in seats:
-        parts.append("a card such as AS or 10H, r3/r6/r12/rbaraque, refuse, pass, play or a gesture such as ~ten")
+        pack = [t.card(c).text for c in t.deck]
+        such = "AS or 10H" if {"AS", "10H"} <= set(pack) else f"{pack[0]} or {pack[-1]}"
+        parts.append(f"a card such as {such}, r3/r6/r12/rbaraque, refuse, pass, play or a gesture such as ~ten")
     if who in sides:
         parts.append("takes or declines")
     return "expected " + ", or ".join(parts)
 
 
-def _action(who: str, what: str, seats: set[str], sides: set[str]) -> dict[str, Any] | None:
+def _action(who: str, what: str, seats: set[str], sides: set[str], pack: frozenset[str]) -> dict[str, Any] | None:
     if who in sides and what in _SIDE_VERBS:
         return {"side": who, "act": _SIDE_VERBS[what]}
     if who not in seats or not what.isprintable():  # a control character is never part of an action
         return None
-    if _CARD.match(what):
+    if what in pack:
         return {"seat": who, "act": "play", "card": what}
     if what == "refuse":
         return {"seat": who, "act": "refuse"}

@@ -162,7 +162,7 @@ def certify(
     limits: Limits,
     level: str | None = None,
 ) -> int:
-    from ..kit.certify import REFERENCE_COMMAND, Options
+    from ..kit.certify import REFERENCE_COMMAND, Options, pack_of
     from ..kit.suite import suite_rules_files
     from ..protocol.connection import Connection, Fault, split_command
 
@@ -192,6 +192,7 @@ def certify(
             early = None  # reported, with its reason, when the run starts
     try:
         plan = _plan(suite, rulesets, only, smoke, expect, rules_file)
+        packs = {n: pack_of(r) for n, r in plan.rules.items() if r is not None} if validate_protocol else {}
         options = Options(
             argv=argv,
             label=label,
@@ -202,6 +203,7 @@ def certify(
             start_timeout=start_timeout,
             max_restarts=max_restarts,
             validate_protocol=validate_protocol,
+            packs=packs,
             smoke=smoke,
             limits=limits,
             level=level,

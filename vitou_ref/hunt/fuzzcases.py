@@ -15,7 +15,6 @@ from ..present import escape
 from ..protocol.client import PROTOCOL_MINOR, as_spoken
 from ..protocol.server import _structural_code, run_case
 from ..protocol.wire import canonical, same
-from ..rules.cards import ALL_CARDS
 from ..rules.errors import IllegalAction
 
 MAX_ACTIONS = 160
@@ -80,7 +79,7 @@ def universe(t: Tables) -> list[Any]:
     """Actions to try where they do not belong: every kind of mistake an implementation must refuse."""
     out: list[Any] = []
     for seat in t.seat_ids:
-        out += [{"seat": seat, "act": "play", "card": str(c)} for c in ALL_CARDS]
+        out += [{"seat": seat, "act": "play", "card": str(t.card(c))} for c in t.deck]
         out += [{"seat": seat, "act": "raise", "to": tok} for tok in t.bid_tokens[1:]]
         out += [
             {"seat": seat, "act": "refuse"},

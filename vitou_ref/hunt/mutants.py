@@ -74,8 +74,23 @@ def _both(*changes: Callable[[Doc], None]) -> Callable[[Doc], None]:
     return change
 
 
-def _order(*ranks: str) -> Callable[[Doc], None]:
-    return _set("rank_order", highest_first=list(ranks))
+def _swap(i: int) -> Callable[[Doc], None]:
+    """Swap the ranks at places ``i`` and ``i + 1`` of the ruleset's own rank order (0: the highest)."""
+
+    def change(doc: Doc) -> None:
+        order = _data(doc, "rank_order")["highest_first"]
+        order[i], order[i + 1] = order[i + 1], order[i]
+
+    return change
+
+
+# The usual order of the French pack, ace high: the mistake of a player who knows no other game.
+_USUAL = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
+
+
+def _usual_order(doc: Doc) -> None:
+    data = _data(doc, "rank_order")
+    data["highest_first"] = sorted(data["highest_first"], key=_USUAL.index)
 
 
 def _rows(rows: list[tuple[str, list[str], str]]) -> Callable[[Doc], None]:
@@ -141,13 +156,10 @@ _STOP_EARLY = [
 ]
 
 MUTANTS: tuple[Mutant, ...] = (
-    Mutant("rank-9-above-10", "puts the 9 above the 10", _order("9", "10", "A", "K", "Q", "J", "8", "7")),
-    Mutant("rank-ace-above-9", "puts the ace above the 9", _order("10", "A", "9", "K", "Q", "J", "8", "7")),
-    Mutant(
-        "rank-natural",
-        "uses the usual order, ace high, 10 below the jack",
-        _order("A", "K", "Q", "J", "10", "9", "8", "7"),
-    ),
+    # Named after Vitou's ranks; each takes the pack of the ruleset it mutates.
+    Mutant("rank-9-above-10", "puts the second rank above the highest (Vitou: the 9 above the 10)", _swap(0)),
+    Mutant("rank-ace-above-9", "puts the third rank above the second (Vitou: the ace above the 9)", _swap(1)),
+    Mutant("rank-natural", "uses the usual order, ace high, 10 below the jack", _usual_order),
     Mutant(
         "partners-tie-wins",
         "lets partners' matching top cards win the trick",

@@ -6,7 +6,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..present import escape
 from ..protocol.client import PROTOCOL_MINOR, Client, Fault, offers_none
@@ -17,6 +17,9 @@ from .envelope import NONE, EnvelopeCase, judge_answer, judge_sentinel, sentinel
 from .fixtures import Case
 from .judge import CODE, OUTCOME, Difference, compare, shape_problem
 from .suite import Suite
+
+if TYPE_CHECKING:
+    from ..rules.model import Ruleset
 
 PASSED, FAILED, ERRORED, SKIPPED, XFAIL, XPASS = "passed", "failed", "errored", "skipped", "xfail", "xpass"
 REFERENCE_COMMAND = [sys.executable, "-m", "vitou_ref.adapter"]
@@ -115,6 +118,9 @@ class Options:
     max_restarts: int = 3
     max_line: int = DEFAULT_MAX_LINE
     validate_protocol: bool = False
+    # With validate_protocol: the cards of each ruleset's pack (pack_of), the only cards an answer about it
+    # may name; a ruleset not listed is held to the protocol's cards, any of the French pack.
+    packs: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     smoke: bool = False  # a smoke test (--smoke): its verdicts are not a certification
     limits: Limits = field(default_factory=Limits)  # what each process of the implementation may use
     level: str | None = None  # code or outcome (--level); None: as the handshake says (error_codes)
@@ -152,6 +158,14 @@ Listener = Callable[[str, Any], None]  # ("start", Run) / ("case", CaseResult) /
 
 def _noop(kind: str, payload: Any) -> None:
     return None
+
+
+def pack_of(rules: Ruleset) -> tuple[str, ...]:
+    """The cards of a ruleset's pack, as written: the only cards an answer about it may name."""
+    from ..engine.tables import tables_for
+
+    t = tables_for(rules)
+    return tuple(t.card(c).text for c in t.deck)
 
 
 class Certifier:
@@ -320,7 +334,7 @@ class Certifier:
             from ..rules.schema import first_error  # jsonschema is imported only when answers are validated
 
             schema = "protocol/errored-response" if response.get("errored") is True else "protocol/run-response"
-            broken = first_error(response, schema)
+            broken = first_error(response, schema, self.opt.packs.get(ruleset))
             if broken is not None:
                 why = f"the answer breaks the protocol schema: {escape.text(broken, 300)}"
                 return CaseResult(case, ruleset, ERRORED, why, fault="schema")

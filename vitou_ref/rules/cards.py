@@ -1,4 +1,4 @@
-"""Cards: ranks and suits as enums whose values are the written form."""
+"""Cards of the French 52-card pack: ranks and suits as enums whose values are the written form."""
 
 from __future__ import annotations
 
@@ -7,7 +7,12 @@ from dataclasses import dataclass, field
 
 
 class Rank(enum.Enum):
-    """A rank of the card alphabet of protocol v1; its value is the written form."""
+    """A rank of the French pack, the card alphabet of protocol v1; its value is the written form.
+
+    A ruleset's pack is any of these ranks in any order (its deck and rank_order clauses). The
+    members' order only numbers the cards: Vitou's eight come first, as they always did, so that
+    their card ids, and the deals a seed makes, are the same as before the pack was data.
+    """
 
     TEN = "10"
     NINE = "9"
@@ -17,6 +22,11 @@ class Rank(enum.Enum):
     JACK = "J"
     EIGHT = "8"
     SEVEN = "7"
+    SIX = "6"
+    FIVE = "5"
+    FOUR = "4"
+    THREE = "3"
+    TWO = "2"
 
 
 class Suit(enum.Enum):
@@ -56,7 +66,7 @@ class Card:
         """The card written as ``text``; raises ValueError when it is not one."""
         card = _BY_TEXT.get(text) if isinstance(text, str) else None
         if card is None:
-            raise ValueError(f"{text!r} is not a card: expected a rank (10 9 A K Q J 8 7) then a suit (S H D C)")
+            raise ValueError(f"{text!r} is not a card: expected a rank (2 to 10, J Q K A) then a suit (S H D C)")
         return card
 
 

@@ -20,10 +20,18 @@ MAX_PROBLEMS = 50
 
 
 @functools.cache
-def _registry() -> referencing.Registry[Any]:
+def _registry(pack: tuple[str, ...] | None = None) -> referencing.Registry[Any]:
+    """Every shipped schema; with ``pack``, the protocol's card is one of those cards alone.
+
+    The protocol's schemas take any card of the French 52-card pack; a ruleset in force plays its
+    own pack, so that answers about it are held to its cards (``first_error(..., pack=...)``).
+    """
     resources = []
     for path in sorted(data_dir("schema").rglob("*.schema.json")):
         contents = json.loads(path.read_text(encoding="utf-8"))
+        if pack is not None and contents["$id"] == schema_id("protocol/types"):
+            card = dict(contents["$defs"]["card"], enum=list(pack))
+            contents = dict(contents, **{"$defs": dict(contents["$defs"], card=card)})
         resources.append((contents["$id"], referencing.jsonschema.DRAFT202012.create_resource(contents)))
     return referencing.Registry().with_resources(resources)
 
@@ -33,9 +41,9 @@ def schema_id(name: str) -> str:
     return f"https://vitou.invalid/schema/{name}.schema.json"
 
 
-@functools.cache
-def validator(name: str) -> jsonschema.protocols.Validator:
-    registry = _registry()
+@functools.lru_cache(maxsize=64)
+def validator(name: str, pack: tuple[str, ...] | None = None) -> jsonschema.protocols.Validator:
+    registry = _registry(pack)
     schema = registry.contents(schema_id(name))
     cls = jsonschema.validators.validator_for(schema)
     return cls(schema, registry=registry)
@@ -251,9 +259,9 @@ def is_valid(data: Any, name: str) -> bool:
     return bool(validator(name).is_valid(data))
 
 
-def first_error(data: Any, name: str) -> str | None:
-    """A one-line account of why ``data`` is invalid, or None."""
-    err = jsonschema.exceptions.best_match(validator(name).iter_errors(data))
+def first_error(data: Any, name: str, pack: tuple[str, ...] | None = None) -> str | None:
+    """A one-line account of why ``data`` is invalid, or None; ``pack``: the only cards it may name."""
+    err = jsonschema.exceptions.best_match(validator(name, pack).iter_errors(data))
     if err is None:
         return None
     where = "/".join(str(p) for p in err.absolute_path)
