@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 _SIZE = re.compile(r"([0-9]+)\s*([KMGT]?)(?:I?B)?", re.IGNORECASE)
@@ -10,6 +11,21 @@ _SIZE = re.compile(r"([0-9]+)\s*([KMGT]?)(?:I?B)?", re.IGNORECASE)
 
 def _none(text: str) -> bool:
     return text.strip().lower() in ("none", "unlimited")
+
+
+def option_type(parse: Callable[[str], int | None]) -> Callable[[str], int | None]:
+    """``parse`` as an option type (argparse's and pytest's alike): its ValueError becomes the usage error it says."""
+
+    def check(text: str) -> int | None:
+        import argparse
+
+        try:
+            return parse(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    check.__name__ = parse.__name__
+    return check
 
 
 def parse_size(text: str) -> int | None:
@@ -50,4 +66,4 @@ NO_NETWORK_HELP = (
     "system cannot)"
 )
 
-__all__ = ["NO_NETWORK_HELP", "OPTIONS", "parse_size", "parse_whole"]
+__all__ = ["NO_NETWORK_HELP", "OPTIONS", "option_type", "parse_size", "parse_whole"]

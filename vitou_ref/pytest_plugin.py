@@ -68,25 +68,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="what a refused action must report: its error code (code), or only that it is refused (outcome); "
         "default: as the implementation's answer to start says (error_codes), else code",
     )
-    from ._limitoptions import NO_NETWORK_HELP, OPTIONS  # a leaf of the standard library: every pytest run pays it
+    from ._limitoptions import (  # a leaf of the standard library: every pytest run pays it
+        NO_NETWORK_HELP,
+        OPTIONS,
+        option_type,
+    )
 
     for name, _field, parse, metavar, text, default in OPTIONS:
         help_text = f"{text} (default {default}; none)"
-        group.addoption(f"--vitou-{name}", type=_checked(parse), default=default, metavar=metavar, help=help_text)
+        group.addoption(f"--vitou-{name}", type=option_type(parse), default=default, metavar=metavar, help=help_text)
     group.addoption("--vitou-no-network", action="store_true", help=NO_NETWORK_HELP)
-
-
-def _checked(parse: Callable[[str], int | None]) -> Callable[[str], int | None]:
-    """``parse`` as an option type: its ValueError becomes the usage error it says."""
-    import argparse
-
-    def check(text: str) -> int | None:
-        try:
-            return parse(text)
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-
-    return check
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -3,28 +3,18 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..protocol.limits import Limits
 
 
-def checked(parse: Callable[[str], int | None]) -> Callable[[str], int | None]:
-    """``parse`` as an argparse type: its ValueError becomes the usage error it says (exit 2)."""
-
-    def check(text: str) -> int | None:
-        try:
-            return parse(text)
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-
-    check.__name__ = parse.__name__
-    return check
-
-
 def add_options(parser: argparse.ArgumentParser) -> None:
-    from .._limitoptions import NO_NETWORK_HELP, OPTIONS  # the standard library only: the parser stays cheap
+    from .._limitoptions import (  # the standard library only: the parser stays cheap
+        NO_NETWORK_HELP,
+        OPTIONS,
+        option_type,
+    )
 
     group = parser.add_argument_group(
         "limits of the implementation", "a process that passes one is ended, and the case is a CRASH that names it"
@@ -32,7 +22,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     for name, _field, parse, metavar, text, default in OPTIONS:  # argparse parses a default given as text
         group.add_argument(
             f"--{name}",
-            type=checked(parse),
+            type=option_type(parse),
             default=default,
             metavar=metavar,
             help=f"{text} (default {default}; none)",
@@ -53,4 +43,4 @@ def from_args(args: argparse.Namespace) -> Limits:
     return from_values(values, args.no_network)
 
 
-__all__ = ["add_options", "checked", "from_args", "from_values"]
+__all__ = ["add_options", "from_args", "from_values"]
