@@ -146,6 +146,22 @@ RULE_DATA: dict[str, dict] = {
     "later_raise": obj({"allowed": {"type": "boolean"}}),
     # Optional (vitou_ref/rules/settings.py OPTIONAL_RULES): unbound, it is {by: seat_in_turn}.
     "bid_timing": obj({"by": {"enum": ["seat_in_turn", "any_seat"]}}),
+    # Optional (vitou_ref/rules/settings.py OPTIONAL_RULES): unbound, it is Vitou's way, after the bidder's
+    # card and by playing. Before any card (Le Truc), by an explicit accept, a fold or a raise again.
+    "bid_answer": {
+        **obj(
+            {
+                "when": {"enum": ["after_bidders_card", "before_any_card"]},
+                "accept": {"enum": ["by_playing", "explicit"]},
+                "raise_again": {"enum": ["accepts_and_proposes"]},
+            },
+            ["when", "accept"],
+        ),
+        "description": "When a bid is answered and how: after the bidder's card, by the answerer's card (accept) "
+        "or a refusal (Vitou); or before any card, by an explicit accept, a refusal (a fold) or a raise again, "
+        "after which the player whose turn the raises interrupted plays (Le Truc). A raise given as the answer "
+        "accepts the bid it answers and proposes the next level, in both.",
+    },
     "refusal": obj(
         {
             "by": {"enum": ["immediate_follower", "any_opponent"]},
@@ -219,7 +235,12 @@ def clause_schema() -> dict:
         "required": ["id", "section", "title", "text"],
         "properties": {
             "id": {"$ref": "#/$defs/clause_id"},
-            "section": {"type": "string", "pattern": "^0[1-6]$"},
+            "section": {
+                "type": "string",
+                "pattern": "^[0-9]{1,2}$",
+                "description": "The section of the rules text the clause comes from: 01 to 06 for Vitou's, "
+                "the section's number for another text's (Le Truc: 1 to 5).",
+            },
             "title": TEXT,
             "text": TEXT,
             "quote": TEXT,
@@ -344,7 +365,8 @@ def rules_schema() -> dict:
                         "minItems": 1,
                         "uniqueItems": True,
                         "items": {"enum": list(ACTS)},
-                        "description": "The acts the condition judges: play, raise, refuse, signal; decide_play "
+                        "description": "The acts the condition judges: play, raise, accept (where a raise is "
+                        "accepted explicitly), refuse, signal; decide_play "
                         "and decide_decline (the side at twenty: play_hand, decline_hand); call_pass and call_play "
                         "(the seat asked at 20-20: pass, play_hand).",
                     },

@@ -42,8 +42,22 @@ class Raise:
 
 
 @dataclass(frozen=True, slots=True)
+class Accept:
+    """The player a raise waits on accepts it, before any card (where bid_answer accepts explicitly)."""
+
+    seat: str
+    act: ClassVar[str] = "accept"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "act": "accept"}
+
+    def __str__(self) -> str:
+        return f"{self.seat} accepts"
+
+
+@dataclass(frozen=True, slots=True)
 class Refuse:
-    """The immediate follower of a bid refuses it and concedes the hand."""
+    """The immediate follower of a bid refuses it and concedes the hand (in Le Truc: folds)."""
 
     seat: str
     act: ClassVar[str] = "refuse"
@@ -126,7 +140,7 @@ class Signal:
         return f"{self.seat} signals {self.signal}"
 
 
-Action = Play | Raise | Refuse | PlayHand | DeclineHand | Pass | CallPlay | Signal
+Action = Play | Raise | Accept | Refuse | PlayHand | DeclineHand | Pass | CallPlay | Signal
 
 
 class Malformed(Exception):
@@ -141,6 +155,7 @@ class Malformed(Exception):
 _SEAT_ACTS: dict[str, tuple[str, ...]] = {
     "play": ("card",),
     "raise": ("to",),
+    "accept": (),
     "refuse": (),
     "pass": (),
     "play_hand": (),
@@ -175,7 +190,7 @@ def action_from_json(obj: Any) -> Action:
     if fields is None:
         raise Malformed(
             "ACTION_MALFORMED",
-            f"unknown act {act!r} (acts: play, raise, refuse, pass, play_hand, decline_hand, signal)",
+            f"unknown act {act!r} (acts: play, raise, accept, refuse, pass, play_hand, decline_hand, signal)",
         )
     if "seat" not in obj:
         raise Malformed("ACTION_MALFORMED", f"the {act!r} action names no seat")
@@ -196,6 +211,8 @@ def action_from_json(obj: Any) -> Action:
         if isinstance(to, bool) or not isinstance(to, (int, str)):
             raise Malformed("ACTION_MALFORMED", "'to' must be a bid level: a number or a name such as \"baraque\"")
         return Raise(seat, to)
+    if act == "accept":  # whether this game has the act is for the match to say (Checks._check)
+        return Accept(seat)
     if act == "refuse":
         return Refuse(seat)
     if act == "pass":

@@ -6,7 +6,7 @@ from .actions import Action
 from .events import Event
 from .hands import Hands
 from .state import NO_EVENTS
-from .transitions import ANSWER, AWAIT, CARD
+from .transitions import ANSWER, AWAIT, CARD, PENDING, PLAY
 
 
 class Bids(Hands):
@@ -44,11 +44,43 @@ class Bids(Hands):
                     acts.append(t.raise_actions[x][self.level + 1])  # type: ignore[arg-type]
 
     def _do_raise(self, s: int, level: int) -> tuple[Event, ...]:
-        # A bid by the seat in turn: made before its card, which it now owes.
+        # A bid by the seat in turn: made before its card, which it now owes; or, where a raise is
+        # answered before any card, one that its next opponent must answer now.
+        t = self._t
+        self.level = level
+        self._bidder = s
+        self._bside = t.side_of[s]
+        if t.answer_first:
+            self._resume = s
+            self._turn = self._next_opponent(s)
+            self.phase = PENDING
+        else:
+            self.phase = CARD
+        return NO_EVENTS
+
+    def _next_opponent(self, s: int) -> int:
+        # The seat that answers a raise made before any card: the raiser's next opponent in the order of play.
+        t = self._t
+        x = t.next_seat[s]
+        while t.side_of[x] == t.side_of[s]:
+            x = t.next_seat[x]
+        return x
+
+    def _do_raise_again(self, s: int, level: int) -> tuple[Event, ...]:
+        # A raise given as the answer, before any card: the waiting level becomes the stake (it is the
+        # level a fold would pay below), and the next one waits for the first raiser's answer.
+        first = self._bidder
         self.level = level
         self._bidder = s
         self._bside = self._t.side_of[s]
-        self.phase = CARD
+        self._turn = first
+        return NO_EVENTS
+
+    def _do_accept(self) -> tuple[Event, ...]:
+        # The waiting level is the stake now, and the seat whose turn the raises interrupted plays.
+        self._turn = self._resume
+        self._resume = -1
+        self.phase = PLAY
         return NO_EVENTS
 
     def _do_bid_out_of_turn(self, s: int, level: int) -> tuple[Event, ...]:

@@ -7,11 +7,13 @@ from collections.abc import Callable
 from ..rules.cards import Card
 from ..rules.conditions import CONDITIONS
 from ..rules.errors import ILLEGAL_BY_CODE, REQUIRED_ORDER, IllegalAction, VitouError
-from .actions import Action, CallPlay, DeclineHand, Pass, Play, PlayHand, Raise, Refuse, Signal
+from .actions import Accept, Action, CallPlay, DeclineHand, Pass, Play, PlayHand, Raise, Refuse, Signal
 from .reasons import Reason, Ref
 from .state import TWENTY, TWENTY_TWENTY, MatchState
 from .tables import Tables
-from .transitions import ANSWER, AWAIT, CALL, CARD, DECISION, NO_DEAL, OVER, PHASE_NAMES, PLAY, TRANSITIONS
+from .transitions import ANSWER, AWAIT, CALL, CARD, DECISION, NO_DEAL, OVER, PENDING, PHASE_NAMES, PLAY, TRANSITIONS
+
+_ACTIONS = (Play, Raise, Accept, Refuse, PlayHand, DeclineHand, Pass, CallPlay, Signal)
 
 
 class _Norm:
@@ -52,8 +54,10 @@ class Checks(MatchState):
     def _check(self, action: Action) -> tuple[str, Reason] | None:
         """The first rule ``action`` breaks, in the spec's order of precedence, as (code, reason)."""
         t = self._t
-        if not isinstance(action, (Play, Raise, Refuse, PlayHand, DeclineHand, Pass, CallPlay, Signal)):
+        if not isinstance(action, _ACTIONS):
             return "ACTION_MALFORMED", Reason("not_an_action", value=repr(action))
+        if action.act not in t.game_acts:
+            return "ACTION_MALFORMED", Reason("act_not_of_this_game", act=Ref("act", action.act))
         n = _Norm(t, action)
         for code, check in _checks_for(t, n.act):
             reason = check(self, n)
@@ -70,7 +74,7 @@ class Checks(MatchState):
         when that other one holds.
         """
         t = self._t
-        if not isinstance(action, (Play, Raise, Refuse, PlayHand, DeclineHand, Pass, CallPlay, Signal)):
+        if not isinstance(action, _ACTIONS) or action.act not in t.game_acts:
             return ["ACTION_MALFORMED"]
         n = _Norm(t, action)
         found: list[str] = []
@@ -225,6 +229,8 @@ def _c_bid_out_of_turn(m: MatchState, n: _Norm) -> Reason | None:
         if m.phase == CARD:
             return Reason("bid_out_of_turn.card_owed", bidder=_seat(m, m._bidder))
         return Reason("bid_out_of_turn.awaiting", bidder=_seat(m, m._bidder), bid=Ref("bid", t.bid_tokens[m.level]))
+    if m.phase == PENDING:  # the answering seat raises again: the answer itself, at any trick
+        return None
     if m.phase == CARD:
         return Reason("bid_out_of_turn.owes_card", seat=_seat(m, n.seat))
     if m.phase == AWAIT:  # the seat in turn is on the bidder's side: it plays on, the answer is the other side's
@@ -304,6 +310,38 @@ def _c_raise_jump(m: MatchState, n: _Norm) -> Reason | None:
     return None
 
 
+def _c_raise_awaits_answer(m: MatchState, n: _Norm) -> Reason | None:
+    if m.phase == PENDING:
+        t = m._t
+        return Reason(
+            "raise_awaits_answer",
+            bid=Ref("bid", t.bid_tokens[m.level]),
+            bidder=_seat(m, m._bidder),
+            due=_seat(m, m._turn),
+        )
+    return None
+
+
+def _c_raise_own_waiting(m: MatchState, n: _Norm) -> Reason | None:
+    if m.phase == PENDING and n.seat == m._bidder:
+        return Reason("raise_own_waiting", seat=_seat(m, n.seat), bid=Ref("bid", m._t.bid_tokens[m.level]))
+    return None
+
+
+def _c_accept_no_raise(m: MatchState, n: _Norm) -> Reason | None:
+    if m.phase != PENDING:
+        if m.level:
+            return Reason("accept_no_raise.accepted", bid=Ref("bid", m._t.bid_tokens[m.level]))
+        return Reason("accept_no_raise.none")
+    return None
+
+
+def _c_accept_not_answerer(m: MatchState, n: _Norm) -> Reason | None:
+    if n.seat != m._turn:
+        return Reason("accept_not_answerer", due=_seat(m, m._turn), seat=_seat(m, n.seat))
+    return None
+
+
 # The interpreter's side of each named condition (rules/conditions.py names
 # them and the acts each may judge; the ruleset's error list says which acts
 # it does judge and in what order).
@@ -330,6 +368,10 @@ _BY_CONDITION: dict[str, Check] = {
     "side_of_the_latest_bidder": _c_raise_own_side,
     "ladder_at_its_top": _c_raise_past_top,
     "not_the_next_level": _c_raise_jump,
+    "a_raise_awaits_its_answer": _c_raise_awaits_answer,
+    "own_raise_awaits_its_answer": _c_raise_own_waiting,
+    "no_raise_awaits_an_answer": _c_accept_no_raise,
+    "not_the_answerer": _c_accept_not_answerer,
 }
 # ACTION_MALFORMED's condition is judged when reading an action, before any check.
 _CHECKS: dict[str, Check] = {

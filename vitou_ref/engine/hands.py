@@ -32,6 +32,7 @@ class Hands(MatchState):
         self.level = 0
         self._bidder = -1
         self._bside = -1
+        self._resume = -1
         self._leader = -1
         self.trick_number = 0
         self._node = 0
@@ -70,6 +71,7 @@ class Hands(MatchState):
         self.level = 0
         self._bidder = -1
         self._bside = -1
+        self._resume = -1
         self._leader = leader
         self._turn = leader
         self.phase = PLAY

@@ -11,6 +11,7 @@ from ..rules.cards import Card
 from ..rules.errors import IllegalAction
 from ..rules.model import Ruleset
 from .actions import (
+    Accept,
     Action,
     CallPlay,
     DeclineHand,
@@ -28,7 +29,7 @@ from .reasons import Reason
 from .setup import DealSource, random_draw, read_deals, read_score, settle_draw
 from .state import NO_EVENTS, NORMAL, MatchState
 from .tables import Tables, tables_for
-from .transitions import ANSWER, AWAIT, CALL, DECISION, PLAY
+from .transitions import ANSWER, AWAIT, CALL, DECISION, PENDING, PLAY
 from .trick import Tricks
 
 # CHECKED_CODES belongs to the checks table; it stays importable from here, where callers found it.
@@ -121,6 +122,7 @@ class Match(Tricks, Bids, Checks):
         self.level = 0
         self._bidder = -1
         self._bside = -1
+        self._resume = -1
         self._asked = 0
         self._bids_open = True
         self.phase = PLAY
@@ -181,6 +183,16 @@ class Match(Tricks, Bids, Checks):
                 elif t.bids_any_seat:
                     self._add_bids_out_of_turn(s, acts)
             return acts
+        if ph == PENDING:
+            # The raise waits for its answer from the seat in turn: accept, refuse, or raise again.
+            s = self._turn
+            out: list[Action] = [t.accept_actions[s], t.refuse_actions[s]]
+            if self.level < t.top:
+                if t.jumps:
+                    out.extend(t.raise_actions[s][self.level + 1 :])  # type: ignore[arg-type]
+                else:
+                    out.append(t.raise_actions[s][self.level + 1])  # type: ignore[arg-type]
+            return out
         if ph == DECISION:
             return list(t.decide_actions[self.twenty_side])
         if ph == CALL:
@@ -219,7 +231,10 @@ class Match(Tricks, Bids, Checks):
                     return self._end_trick(ph > ANSWER)
         elif kind is Raise:
             s = self._turn
-            if ph <= ANSWER and self._bids_open and self.level < t.top:
+            if ph == PENDING:
+                if self._check(action) is None:  # the answering seat raises again
+                    return self._do_raise_again(s, t.bid_level[action.to])  # type: ignore[union-attr]
+            elif ph <= ANSWER and self._bids_open and self.level < t.top:
                 bid = t.raise_actions[s][self.level + 1]
                 if (action is bid or action == bid) and self._may_bid(s):
                     return self._do_raise(s, self.level + 1)
@@ -228,8 +243,14 @@ class Match(Tricks, Bids, Checks):
                     bidder = t.seat_index[action.seat]  # type: ignore[union-attr]
                     to = t.bid_level[action.to]  # type: ignore[union-attr]
                     return self._do_raise(s, to) if bidder == s else self._do_bid_out_of_turn(bidder, to)
+        elif kind is Accept:
+            if ph == PENDING and action.seat == t.seat_ids[self._turn]:  # type: ignore[union-attr]
+                return self._do_accept()
         elif kind is Refuse:
-            if ph == ANSWER:
+            if ph == PENDING:
+                if action.seat == t.seat_ids[self._turn]:  # type: ignore[union-attr]
+                    return self._do_refuse(self._turn)  # a fold: the raiser scores the stake before its raise
+            elif ph == ANSWER:
                 if not t.refusal_any_opponent:
                     refusal = t.refuse_actions[self._turn]
                     if action is refusal or action == refusal:

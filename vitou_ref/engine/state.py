@@ -9,7 +9,7 @@ from ..rules.model import Ruleset
 from .events import Event
 from .setup import DealSource
 from .tables import Tables
-from .transitions import ANSWER, AWAIT, CALL, CARD, DECISION, NO_DEAL, OVER, PHASE_NAMES, PLAY
+from .transitions import ANSWER, AWAIT, CALL, CARD, DECISION, NO_DEAL, OVER, PENDING, PHASE_NAMES, PLAY
 
 NORMAL, TWENTY, TWENTY_TWENTY = 0, 1, 2
 MODE_NAMES = ("normal", "twenty", "twenty_twenty")
@@ -43,6 +43,7 @@ class MatchState:
         "level",
         "_bidder",
         "_bside",
+        "_resume",
         "_asked",
         "_bids_open",
         "first_dealer",
@@ -69,6 +70,7 @@ class MatchState:
     level: int  # the bid in force, as a rung of the ladder (0: none)
     _bidder: int
     _bside: int
+    _resume: int  # in PENDING, the seat whose turn to play the raises interrupted (it plays once one is accepted)
     _asked: int  # seats that passed at 20-20
     _bids_open: bool
     first_dealer: int
@@ -110,7 +112,7 @@ class MatchState:
     @property
     def turn(self) -> str | None:
         """The seat due to act: to play, to answer a bid, or to answer the 20-20 question."""
-        if self.phase <= AWAIT or self.phase == CALL:
+        if self.phase <= PENDING or self.phase == CALL:
             return self._t.seat_ids[self._turn]
         return None
 
@@ -162,6 +164,7 @@ class MatchState:
             self.level,
             self._bidder,
             self._bside,
+            self._resume,
             self._asked,
             self._deals.position,
         )
@@ -192,6 +195,7 @@ class MatchState:
             CARD: "to play the card of its bid",
             ANSWER: "to answer the bid",
             AWAIT: "to play; the bid awaits its answer from the other side",
+            PENDING: "to answer the raise: accept, raise again or refuse",
         }[self.phase]
         return (
             f"{head}; trick {self.trick_number}, led by {t.seat_ids[self._leader]}, "

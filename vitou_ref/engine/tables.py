@@ -6,7 +6,7 @@ from typing import Any
 
 from ..rules.cards import ALL_CARDS, Card
 from ..rules.model import MATCH, Params, Ruleset
-from .actions import CallPlay, DeclineHand, Pass, Play, PlayHand, Raise, Refuse
+from .actions import Accept, CallPlay, DeclineHand, Pass, Play, PlayHand, Raise, Refuse
 from .events import TrickEvent
 
 TIED = 2  # the result of a tied trick, after the two side indexes 0 and 1
@@ -34,6 +34,8 @@ class Tables:
         self.precedence = {e.code: i for i, e in enumerate(rules.errors)}
         self.clause_of = {e.code: e.clause for e in rules.errors}
         self.acts_of = {e.code: frozenset(e.acts) for e in rules.errors}
+        # The game's acts are those ACTION_MALFORMED judges: any other act is not a decision of this game.
+        self.game_acts = self.acts_of.get("ACTION_MALFORMED", frozenset())
         self._prebuild_actions()
 
     def _compile_seats(self, p: Params) -> None:
@@ -91,6 +93,8 @@ class Tables:
         self.bids_any_seat = p.bid_timing == "any_seat"  # à la volée: any seat may bid while nothing is owed
         self.refusal_any_opponent = p.refusal_by == "any_opponent"
         self.refusal_pays_refusers = p.refusal_pays == "refusers"
+        # bid_answer: before_any_card (Le Truc): a raise is answered at once, by accept, refuse or a raise again.
+        self.answer_first = p.answer_when == "before_any_card"
 
     def _compile_endings(self, p: Params) -> None:
         self.target = p.target
@@ -122,6 +126,7 @@ class Tables:
             tuple(Raise(seat, tok) if tok is not None else None for tok in self.bid_tokens) for seat in self.seat_ids
         )
         self.refuse_actions = tuple(Refuse(seat) for seat in self.seat_ids)
+        self.accept_actions = tuple(Accept(seat) for seat in self.seat_ids)
         self.pass_actions = tuple(Pass(seat) for seat in self.seat_ids)
         self.call_actions = tuple(CallPlay(seat) for seat in self.seat_ids)
         self.decide_actions = tuple((PlayHand(side), DeclineHand(side)) for side in self.side_ids)
@@ -181,7 +186,7 @@ class Tables:
             cache = self.__dict__["_json"] = {}
             prebuilt: list[Any] = [a for row in self.play_actions for a in row if a is not None]
             prebuilt += [a for row in self.raise_actions for a in row if a is not None]
-            prebuilt += [*self.refuse_actions, *self.pass_actions, *self.call_actions]
+            prebuilt += [*self.refuse_actions, *self.accept_actions, *self.pass_actions, *self.call_actions]
             prebuilt += [a for pair in self.decide_actions for a in pair]
             for a in prebuilt:
                 cache[id(a)] = a.to_json()

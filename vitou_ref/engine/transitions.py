@@ -26,7 +26,12 @@
 # base rules of four seats the answering seat is always the bidder's immediate
 # follower, so AWAIT is met only where a bid from last position is allowed (the
 # next leader may be the bidder's side) or where any seat may bid (bid_timing:
-# any_seat, a bid by a seat not in turn, which owes no card). When a hand ends,
+# any_seat, a bid by a seat not in turn, which owes no card). Where a raise is
+# answered before any card (bid_answer: before_any_card, Le Truc), a raise moves
+# the match to PENDING instead, and the raiser's opponent is in turn to answer:
+# accept (the seat whose turn the raises interrupted plays), refuse (fold), or
+# raise again (the first raiser answers now); no card is played meanwhile.
+# When a hand ends,
 # the next hand is dealt and the match goes to the first phase of that hand,
 # or to OVER when the match is won, or to NO_DEAL when no cards are left to
 # deal.
@@ -43,16 +48,18 @@ PLAY = 0  # no bid awaits an answer: the seat in turn plays a card, and may bid 
 ANSWER = 1  # the seat that answers a bid is in turn: play (accept), raise, refuse
 CARD = 2  # the seat that has just bid in turn must play its card
 AWAIT = 3  # a bid awaits its answer, and a seat of the bidder's side is in turn: it plays on
-DECISION = 4  # the side at exactly 20 decides to play or to decline the hand
-CALL = 5  # at 20-20, the seat asked says pass or play
-OVER = 6  # the match has been won
-NO_DEAL = 7  # a hand is due but no deal is left
+PENDING = 4  # a raise awaits its answer before any card: the answering seat is in turn (bid_answer)
+DECISION = 5  # the side at exactly 20 decides to play or to decline the hand
+CALL = 6  # at 20-20, the seat asked says pass or play
+OVER = 7  # the match has been won
+NO_DEAL = 8  # a hand is due but no deal is left
 
 PHASE_NAMES = (
     "play",
     "answer",
     "bid_card",
     "awaiting_answer",
+    "raise_pending",
     "twenty_decision",
     "twenty_twenty_call",
     "match_over",
@@ -66,9 +73,11 @@ _NEXT_HAND = frozenset({PLAY, DECISION, CALL, OVER, NO_DEAL})
 TRANSITIONS: dict[int, dict[str, tuple[str, frozenset[int]]]] = {
     PLAY: {
         "play": ("play", frozenset({PLAY}) | _NEXT_HAND),
-        # CARD for a bid by the seat in turn; ANSWER or AWAIT for one by another seat (any_seat)
-        "raise": ("raise", frozenset({CARD, ANSWER, AWAIT})),
+        # CARD for a bid by the seat in turn; ANSWER or AWAIT for one by another seat (any_seat);
+        # PENDING where a raise is answered before any card (bid_answer: before_any_card)
+        "raise": ("raise", frozenset({CARD, ANSWER, AWAIT, PENDING})),
         "refuse": ("refuse", _NEXT_HAND),  # always refused here: no bid awaits an answer
+        "accept": ("accept", frozenset({PLAY})),  # always refused here: no raise awaits an answer
         "signal": ("signal", frozenset({PLAY})),
     },
     CARD: {
@@ -88,6 +97,13 @@ TRANSITIONS: dict[int, dict[str, tuple[str, frozenset[int]]]] = {
         "raise": ("raise", frozenset({AWAIT})),  # always refused: the bid awaits its answer
         "refuse": ("refuse", _NEXT_HAND),  # always refused: the answering seat is not in turn yet
         "signal": ("signal", frozenset({AWAIT})),
+    },
+    PENDING: {
+        "play": ("play", frozenset({PENDING})),  # always refused: the raise waits for its answer
+        "raise": ("raise", frozenset({PENDING})),  # the answering seat raises again; the first raiser answers
+        "accept": ("accept", frozenset({PLAY})),
+        "refuse": ("refuse", _NEXT_HAND),  # a fold
+        "signal": ("signal", frozenset({PENDING})),
     },
     DECISION: {
         "decide_play": ("decide", frozenset({PLAY})),

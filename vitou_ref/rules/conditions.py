@@ -21,6 +21,7 @@ from dataclasses import dataclass
 ACTS: tuple[str, ...] = (
     "play",  # {seat, act: play, card}
     "raise",  # {seat, act: raise, to}
+    "accept",  # {seat, act: accept}: only where a raise is answered before any card (bid_answer: explicit)
     "refuse",  # {seat, act: refuse}
     "decide_play",  # {side, act: play_hand}: the side at twenty plays the hand
     "decide_decline",  # {side, act: decline_hand}
@@ -28,8 +29,12 @@ ACTS: tuple[str, ...] = (
     "call_play",  # {seat, act: play_hand}: at 20-20, the seat asked says play
     "signal",  # {seat, act: signal, signal}
 )
+# The acts of the games written before accept existed: a ruleset that states no acts (Vitou 1.0.0) has these.
+VITOU_ACTS: frozenset[str] = frozenset(ACTS) - {"accept"}
 _ALL = frozenset(ACTS)
 _SEAT_ACTS = _ALL - {"decide_play", "decide_decline"}
+# The acts every game has: a card, a raise and its refusal (a fold).
+_CORE = frozenset({"play", "raise", "refuse"})
 _DECIDE = frozenset({"decide_play", "decide_decline"})
 _CALL = frozenset({"call_pass", "call_play"})
 
@@ -39,7 +44,7 @@ class Condition:
     """What the interpreter evaluates for one error code."""
 
     name: str
-    required: frozenset[str]  # acts it must judge
+    required: frozenset[str]  # acts it must judge, of those the game has (game_acts)
     defined: frozenset[str]  # acts it can judge (a superset of required)
 
 
@@ -48,7 +53,8 @@ def _c(name: str, required: frozenset[str], defined: frozenset[str] | None = Non
 
 
 CONDITIONS: dict[str, Condition] = {
-    "ACTION_MALFORMED": _c("not_a_decision", _ALL),
+    # Its acts are the game's: an action whose act it does not name is not a decision of this game.
+    "ACTION_MALFORMED": _c("not_a_decision", _CORE, _ALL),
     "UNKNOWN_SEAT": _c("seat_not_at_table", _SEAT_ACTS),
     "UNKNOWN_SIDE": _c("side_not_at_table", _DECIDE),
     "CARD_MALFORMED": _c("not_a_card_of_the_pack", frozenset({"play"})),
@@ -73,4 +79,18 @@ CONDITIONS: dict[str, Condition] = {
     "RAISE_OWN_SIDE": _c("side_of_the_latest_bidder", frozenset({"raise"})),
     "RAISE_PAST_TOP": _c("ladder_at_its_top", frozenset({"raise"})),
     "RAISE_JUMP": _c("not_the_next_level", frozenset({"raise"})),
+    # Where a raise is answered before any card (bid_answer: before_any_card), the codes of the wait.
+    "RAISE_AWAITS_ANSWER": _c("a_raise_awaits_its_answer", frozenset({"play"})),
+    "RAISE_OWN_WAITING": _c("own_raise_awaits_its_answer", frozenset({"raise"})),
+    "ACCEPT_NO_RAISE": _c("no_raise_awaits_an_answer", frozenset({"accept"})),
+    "ACCEPT_NOT_ANSWERER": _c("not_the_answerer", frozenset({"accept"})),
 }
+
+
+def game_acts(errors: list[dict[str, object]]) -> frozenset[str]:
+    """The acts of a game: those its ACTION_MALFORMED judges, or Vitou's eight where no code states acts."""
+    for e in errors:
+        acts = e.get("acts")
+        if e.get("code") == "ACTION_MALFORMED" and isinstance(acts, list):
+            return frozenset(a for a in acts if isinstance(a, str))
+    return VITOU_ACTS

@@ -162,6 +162,22 @@ class RaiseJump(IllegalAction):
     code = "RAISE_JUMP"
 
 
+class RaiseAwaitsAnswer(IllegalAction):
+    code = "RAISE_AWAITS_ANSWER"
+
+
+class RaiseOwnWaiting(IllegalAction):
+    code = "RAISE_OWN_WAITING"
+
+
+class AcceptNoRaise(IllegalAction):
+    code = "ACCEPT_NO_RAISE"
+
+
+class AcceptNotAnswerer(IllegalAction):
+    code = "ACCEPT_NOT_ANSWERER"
+
+
 ILLEGAL_BY_CODE: dict[str, type[IllegalAction]] = {cls.code: cls for cls in IllegalAction.__subclasses__()}
 ENGINE_CODES = frozenset(ILLEGAL_BY_CODE)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .conditions import ACTS, CONDITIONS
+from .conditions import ACTS, CONDITIONS, VITOU_ACTS, game_acts
 from .errors import ENGINE_CODES, REQUIRED_ORDER, InputError
 from .model import ChangelogEntry, Clarification, Clause, ErrorCode, Params, Ruleset, freeze
 from .problems import Problem
@@ -29,7 +29,8 @@ def build_ruleset(
     problems: list[Problem] = []
     clauses_raw: list[dict[str, Any]] = data["clauses"]
     ids = _check_references(data, locate, problems)
-    bindings = _bind_rules(clauses_raw, locate, problems)
+    acts = game_acts(data["errors"])
+    bindings = _bind_rules(clauses_raw, acts, locate, problems)
     _check_errors(data["errors"], ids, locate, problems)
     if problems:
         raise InputError(problems)
@@ -37,10 +38,12 @@ def build_ruleset(
     def data_of(rule: str) -> tuple[Any, Path]:
         i = bindings.get(rule)
         if i is None:  # an optional rule, or a switched-off ending's, no clause sets: the data that stands in for it
-            return stand_in(rule, _bound(clauses_raw, bindings)), ("clauses",)
+            return stand_in(rule, _bound(clauses_raw, bindings), acts), ("clauses",)
         return clauses_raw[i]["data"], ("clauses", i, "data")
 
     params = params_from(data_of, locate, problems, strict)
+    if params is not None:
+        _check_required_codes(data["errors"], params, data_of, locate, problems)
     if problems:
         raise InputError(problems)
     assert params is not None
@@ -98,7 +101,9 @@ def _check_references(data: dict[str, Any], locate: Locate, problems: list[Probl
     return ids
 
 
-def _bind_rules(clauses_raw: list[dict[str, Any]], locate: Locate, problems: list[Problem]) -> dict[str, int]:
+def _bind_rules(
+    clauses_raw: list[dict[str, Any]], acts: frozenset[str], locate: Locate, problems: list[Problem]
+) -> dict[str, int]:
     """Each rule the interpreter reads, and the index of the one clause that sets it."""
     bindings: dict[str, int] = {}
     for i, c in enumerate(clauses_raw):
@@ -117,7 +122,7 @@ def _bind_rules(clauses_raw: list[dict[str, Any]], locate: Locate, problems: lis
         else:
             bindings[rule] = i
     for rule in RULES:
-        if rule not in bindings and stand_in(rule, _bound(clauses_raw, bindings)) is None:
+        if rule not in bindings and stand_in(rule, _bound(clauses_raw, bindings), acts) is None:
             problems.append(locate("RULE_MISSING", _missing_message(rule), ("clauses",)))
     return bindings
 
@@ -161,14 +166,6 @@ def _check_errors(errors: list[dict[str, Any]], ids: dict[str, int], locate: Loc
                 )
             )
     _check_conditions(errors, locate, problems)
-    for code in sorted(ENGINE_CODES - set(codes)):
-        problems.append(
-            locate(
-                "ERROR_CODE_MISSING",
-                f"the interpreter reports {code}, but the error list does not define it",
-                ("errors",),
-            )
-        )
     for earlier, later in REQUIRED_ORDER:
         if earlier in codes and later in codes and codes[earlier] > codes[later]:
             problems.append(
@@ -181,8 +178,77 @@ def _check_errors(errors: list[dict[str, Any]], ids: dict[str, int], locate: Loc
             )
 
 
+def reachable_codes(params: Params, acts: frozenset[str]) -> frozenset[str]:
+    """The codes the interpreter can report under these settings, for a game of these acts.
+
+    A ruleset must define each of them (or some illegal action would be refused with
+    no code of its own); it may define the others, which then never apply.
+    """
+    if_acts = {
+        "SIGNAL_UNKNOWN": {"signal"},
+        "SIGNAL_FORBIDDEN": {"signal"},
+        "UNKNOWN_SIDE": {"decide_play", "decide_decline"},
+        "DECISION_WRONG_SIDE": {"decide_play", "decide_decline"},
+        "CALL_OUT_OF_TURN": {"call_pass", "call_play"},
+        # A stage of its own exists only with the endings' decisions: play, raise and the answers have
+        # a place in every stage of the tricks.
+        "WRONG_PHASE": {"decide_play", "decide_decline", "call_pass", "call_play"},
+        "ACCEPT_NO_RAISE": {"accept"},
+        "ACCEPT_NOT_ANSWERER": {"accept"},
+    }
+    if_settings = {
+        "BID_CLOSED_TWENTY": params.twenty_enabled,
+        "BID_CLOSED_TWENTY_TWENTY": params.tt_enabled,
+        "RAISE_FROM_LAST": not params.last_position_bids,
+        "RAISE_OWN_SIDE": params.raise_by == "opposite",
+        "RAISE_AWAITS_ANSWER": params.answer_when == "before_any_card",
+        "RAISE_OWN_WAITING": params.answer_when == "before_any_card",
+    }
+    out = set()
+    for code in ENGINE_CODES:
+        if code in if_acts and not if_acts[code] & acts:
+            continue
+        if not if_settings.get(code, True):
+            continue
+        out.add(code)
+    return frozenset(out)
+
+
+def _check_required_codes(
+    errors: list[dict[str, Any]],
+    params: Params,
+    data_of: Callable[[str], tuple[Any, Path]],
+    locate: Locate,
+    problems: list[Problem],
+) -> None:
+    """Every code the game can reach is defined, and the game has accept exactly where a raise is accepted by it."""
+    acts = game_acts(errors)
+    listed = {e["code"] for e in errors}
+    for code in sorted(reachable_codes(params, acts) - listed):
+        problems.append(
+            locate(
+                "ERROR_CODE_MISSING",
+                f"the interpreter reports {code}, but the error list does not define it",
+                ("errors",),
+            )
+        )
+    explicit = params.answer_accept == "explicit"
+    if explicit != ("accept" in acts):
+        at = data_of("bid_answer")[1]
+        problems.append(
+            locate(
+                "BID_ANSWER_ACTS",
+                "a raise accepted by an explicit accept needs the act accept among ACTION_MALFORMED's acts"
+                if explicit
+                else "the act accept exists only where bid_answer accepts a raise explicitly (accept: explicit)",
+                at,
+            )
+        )
+
+
 def _check_conditions(errors: list[dict[str, Any]], locate: Locate, problems: list[Problem]) -> None:
     """Each code's condition and acts, where stated: the interpreter's condition, and acts it can judge."""
+    game = game_acts(errors)
     stated = [("condition" in e or "acts" in e) for e in errors]
     if any(stated) and not all(stated):
         i = stated.index(False)
@@ -208,8 +274,8 @@ def _check_conditions(errors: list[dict[str, Any]], locate: Locate, problems: li
             )
         if "condition" in e and "acts" not in e:
             problems.append(locate("ERROR_ACTS_MISSING", f"error code {e['code']} names no acts", ("errors", i)))
-        acts = set(e.get("acts", cond.required))
-        missing = [a for a in ACTS if a in cond.required - acts]
+        acts = set(e.get("acts", cond.required & game))
+        missing = [a for a in ACTS if a in (cond.required & game) - acts]
         if missing:
             problems.append(
                 locate(
@@ -234,8 +300,10 @@ def _check_conditions(errors: list[dict[str, Any]], locate: Locate, problems: li
 def _error_code(e: dict[str, Any]) -> ErrorCode:
     cond = CONDITIONS.get(e["code"])
     acts = e.get("acts")
-    if acts is None:  # a ruleset that states no acts gets the interpreter's required set
-        acts = [a for a in ACTS if cond and a in cond.required]
+    if acts is None:  # a ruleset that states no acts (Vitou 1.0.0) gets the required set of Vitou's acts
+        acts = [
+            a for a in ACTS if a in VITOU_ACTS and (e["code"] == "ACTION_MALFORMED" or (cond and a in cond.required))
+        ]
     return ErrorCode(
         e["code"],
         e["clause"],

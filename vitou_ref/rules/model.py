@@ -164,6 +164,10 @@ class Params:
     refusal_by: Literal["immediate_follower", "any_opponent"]
     refusal_pays: Literal["bidders", "refusers"]
     bid_timing: Literal["seat_in_turn", "any_seat"]  # who may bid: the seat in turn, or any seat (à la volée)
+    # When a bid is answered and how (the bid_answer rule): after the bidder's card, by playing (Vitou); or
+    # before any card, by an explicit accept, after which the seat whose turn the raises interrupted plays.
+    answer_when: Literal["after_bidders_card", "before_any_card"]
+    answer_accept: Literal["by_playing", "explicit"]
     target: int
     twenty_enabled: bool
     twenty_at: int

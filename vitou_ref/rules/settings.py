@@ -7,6 +7,8 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
+from .bidchecks import check_answer, check_ladder
+from .conditions import VITOU_ACTS
 from .cards import Rank, Suit
 from .model import Gesture, LadderLevel, Params, ResolutionRow, SeatSpec, SideSpec, SuitSpec
 from .problems import Problem
@@ -64,6 +66,24 @@ OPTIONAL_RULES: Mapping[str, Any] = MappingProxyType(
         # to the trick in play can no longer change the result (clarification 3 of Vitou 1.1.0, the other reading).
         # cut_short_answer matters only to a hand that stops mid-trick: a bid awaiting its answer then.
         "hand_stop": MappingProxyType({"at": "end_of_trick", "cut_short_answer": "stands_accepted"}),
+        # When and how a bid is answered: Vitou's way, after the bidder's card and by playing; a raise
+        # given as the answer accepts the bid it answers and proposes the next level, in either way.
+        "bid_answer": MappingProxyType(
+            {"when": "after_bidders_card", "accept": "by_playing", "raise_again": "accepts_and_proposes"}
+        ),
+    }
+)
+
+# Rules that exist only in a game with their acts, each with those acts and the data that stands in for it
+# in a game without them: a game with no decision at twenty, no 20-20 question or no gestures (Le Truc) need
+# not speak of them, and they are off. A game with the acts must bind the rule (RULE_MISSING).
+_DECIDE = frozenset({"decide_play", "decide_decline"})
+ACT_RULES: Mapping[str, tuple[frozenset[str], Any]] = MappingProxyType(
+    {
+        "twenty": (_DECIDE, MappingProxyType({"enabled": False, "at": 0})),
+        "twenty_twenty": (frozenset({"call_pass", "call_play"}), MappingProxyType({"enabled": False})),
+        "signals": (frozenset({"signal"}), MappingProxyType({"gestures": ()})),
+        "signals_allowed": (frozenset({"signal"}), MappingProxyType({"allowed": "never"})),
     }
 )
 
@@ -86,13 +106,20 @@ ENDING_RULES: Mapping[str, tuple[str, Any]] = MappingProxyType(
 )
 
 
-def stand_in(rule: str, bound: Callable[[str], Any]) -> Any:
-    """The data read for a rule no clause sets (``bound``: rule -> its clause's data, or None), None if one must."""
+def stand_in(rule: str, bound: Callable[[str], Any], acts: frozenset[str] = VITOU_ACTS) -> Any:
+    """The data read for a rule no clause sets (``bound``: rule -> its clause's data, or None), None if one must.
+
+    ``acts`` are the game's acts (conditions.game_acts).
+    """
     if rule in OPTIONAL_RULES:
         return OPTIONAL_RULES[rule]
+    if rule in ACT_RULES and not ACT_RULES[rule][0] & acts:
+        return ACT_RULES[rule][1]
     if rule in ENDING_RULES:
         switch, off = ENDING_RULES[rule]
         data = bound(switch)
+        if data is None:
+            data = stand_in(switch, bound, acts)
         if isinstance(data, Mapping) and data.get("enabled") is False:
             return MappingProxyType(off)
     return None
@@ -233,7 +260,7 @@ def _bids(data_of: DataOf, bad: Bad, strict: bool, tricks: int) -> Fields:
     ladder = (LadderLevel(None, lad["base"], None),) + tuple(
         LadderLevel(lv["bid"], lv["value"], lv["refused"]) for lv in lad["levels"]
     )
-    _check_ladder(ladder, lad_at, bad, strict)
+    check_ladder(ladder, lad_at, bad, strict)
     opening, opening_at = data_of("opening")
     tricks_open = None if opening["tricks"] == "any" else frozenset(opening["tricks"])
     if tricks_open is not None and max(tricks_open) > tricks:
@@ -243,6 +270,8 @@ def _bids(data_of: DataOf, bad: Bad, strict: bool, tricks: int) -> Fields:
             opening_at + ("tricks",),
         )
     refusal = data_of("refusal")[0]
+    answer, answer_at = data_of("bid_answer")
+    check_answer(answer, answer_at, refusal, data_of("bid_timing")[0], bad)
     return {
         "ladder": ladder,
         "jumps_allowed": data_of("jumps")[0]["allowed"],
@@ -253,13 +282,15 @@ def _bids(data_of: DataOf, bad: Bad, strict: bool, tricks: int) -> Fields:
         "refusal_by": refusal["by"],
         "refusal_pays": refusal["pays"],
         "bid_timing": data_of("bid_timing")[0]["by"],
+        "answer_when": answer["when"],
+        "answer_accept": answer["accept"],
     }
 
 
 def _endings(data_of: DataOf, bad: Bad) -> Fields:
     target = data_of("target")[0]["points"]
     twenty, twenty_at = data_of("twenty")
-    if twenty["at"] >= target:
+    if twenty["enabled"] and twenty["at"] >= target:
         bad(
             "TWENTY_AT_TARGET",
             f"the twenty-point ending at {twenty['at']} must come below the target {target}",
@@ -363,29 +394,3 @@ def _check_resolution(rows: tuple[ResolutionRow, ...], tricks: int, at: Path, ba
                 f"row {row.id!r} can never apply: an earlier trick already decides every hand it would match",
                 at + ("rows", i, "pattern"),
             )
-
-
-def _check_ladder(ladder: tuple[LadderLevel, ...], at: Path, bad: Bad, strict: bool) -> None:
-    bids: list[object] = []
-    values: list[int | str] = [ladder[0].value]
-    for i, level in enumerate(ladder[1:]):
-        where = at + ("levels", i)
-        if level.bid in bids:
-            bad("LADDER_DUPLICATE", f"bid {level.bid!r} appears twice on the ladder", where + ("bid",))
-        bids.append(level.bid)
-        prev = values[-1]
-        if prev == "match":
-            bad("LADDER_NOT_INCREASING", "no level can come after one worth the match", where + ("value",))
-        elif strict and level.value != "match" and int(level.value) <= int(prev):
-            bad(
-                "LADDER_NOT_INCREASING",
-                f"level {level.bid!r} is worth {level.value}, not more than the level below ({prev})",
-                where + ("value",),
-            )
-        if strict and level.refused not in values:
-            bad(
-                "REFUSAL_NOT_EARLIER",
-                f"a refused {level.bid!r} pays {level.refused}, which is not the value of an earlier level ({', '.join(map(str, values))})",
-                where + ("refused",),
-            )
-        values.append(level.value)
