@@ -9,6 +9,7 @@ from ._version import __version__
 
 if TYPE_CHECKING:
     from .engine.actions import (
+        Accept,
         Action,
         CallPlay,
         DeclineHand,
@@ -47,6 +48,7 @@ _WHERE = {
     "InputError": "rules.errors",
     "Match": "engine.match",
     "MatchEvent": "engine.events",
+    "Accept": "engine.actions",
     "Pass": "engine.actions",
     "Play": "engine.actions",
     "PlayHand": "engine.actions",
@@ -86,6 +88,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "ALL_CARDS",
     "ILLEGAL_BY_CODE",
+    "Accept",
     "Action",
     "CallPlay",
     "Card",
