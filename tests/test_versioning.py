@@ -12,7 +12,7 @@ import pytest
 from helpers import ROOT
 
 from vitou_ref.cli import main
-from vitou_ref.rules.conditions import ACTS, CONDITIONS
+from vitou_ref.rules.conditions import CONDITIONS, default_acts
 from vitou_ref.rules.errors import REQUIRED_ORDER
 from vitou_ref.rules.model import Ruleset
 from vitou_ref.rules.registry import load_rules_text, load_ruleset, resolve_name, shipped
@@ -99,8 +99,7 @@ def test_a_code_judging_other_acts_is_major_and_stating_the_defaults_is_nothing(
     # acts decide which actions a code refuses; writing out what a file left implicit changes no answer.
     def explicit(doc: Doc) -> None:
         for e in doc["errors"]:
-            cond = CONDITIONS[e["code"]]
-            e["condition"], e["acts"] = cond.name, [a for a in ACTS if a in cond.required]
+            e["condition"], e["acts"] = CONDITIONS[e["code"]].name, list(default_acts(e["code"]))
 
     assert _changed(explicit) == (Level.NONE, {})
 

@@ -94,3 +94,11 @@ def game_acts(errors: list[dict[str, object]]) -> frozenset[str]:
         if e.get("code") == "ACTION_MALFORMED" and isinstance(acts, list):
             return frozenset(a for a in acts if isinstance(a, str))
     return VITOU_ACTS
+
+
+def default_acts(code: str) -> tuple[str, ...]:
+    """The acts of a code whose ruleset states none (Vitou 1.0.0): Vitou's eight, or those it must judge of them."""
+    cond = CONDITIONS.get(code)
+    if code == "ACTION_MALFORMED":
+        return tuple(a for a in ACTS if a in VITOU_ACTS)
+    return tuple(a for a in ACTS if cond and a in cond.required and a in VITOU_ACTS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .conditions import ACTS, CONDITIONS, VITOU_ACTS, game_acts
+from .conditions import ACTS, CONDITIONS, default_acts, game_acts
 from .errors import ENGINE_CODES, REQUIRED_ORDER, InputError
 from .model import ChangelogEntry, Clarification, Clause, ErrorCode, Params, Ruleset, freeze
 from .problems import Problem
@@ -301,9 +301,7 @@ def _error_code(e: dict[str, Any]) -> ErrorCode:
     cond = CONDITIONS.get(e["code"])
     acts = e.get("acts")
     if acts is None:  # a ruleset that states no acts (Vitou 1.0.0) gets the required set of Vitou's acts
-        acts = [
-            a for a in ACTS if a in VITOU_ACTS and (e["code"] == "ACTION_MALFORMED" or (cond and a in cond.required))
-        ]
+        acts = default_acts(e["code"])
     return ErrorCode(
         e["code"],
         e["clause"],

@@ -8,8 +8,8 @@ from types import MappingProxyType
 from typing import Any
 
 from .bidchecks import check_answer, check_ladder
-from .conditions import VITOU_ACTS
 from .cards import Rank, Suit
+from .conditions import VITOU_ACTS
 from .model import Gesture, LadderLevel, Params, ResolutionRow, SeatSpec, SideSpec, SuitSpec
 from .problems import Problem
 
