@@ -12,6 +12,7 @@ from helpers import ROOT, deal
 
 from vitou_ref import InputError, Match, load_rules_text, load_ruleset, shipped_names
 from vitou_ref.cli import main
+from vitou_ref.engine.events import HandEvent
 
 # Each shipped profile and the base it extends.
 BASE_OF = {
@@ -232,8 +233,8 @@ def test_the_anticlockwise_suite_is_the_mirror_of_the_base_suite() -> None:
     assert proc.returncode == 0, proc.stderr
 
 
-def _explore(m: Match, seen: set[object], levels: set[int]) -> None:
-    """Every position of one hand reachable from ``m``, by every legal action."""
+def _explore(m: Match, seen: set[object], levels: set[int], ends: set[tuple[str, str, bool]] | None = None) -> None:
+    """Every position of one hand reachable from ``m``, by every legal action; ``ends`` gathers how hands end."""
     key = m.state_key()
     if key in seen or m.hand_number > 1 or m.phase_name in ("match_over", "no_deal"):
         return
@@ -241,9 +242,11 @@ def _explore(m: Match, seen: set[object], levels: set[int]) -> None:
     levels.add(m.level)
     for action in m.legal_actions():
         child = m.clone()
-        child.apply(action)
+        for event in child.apply(action):
+            if ends is not None and isinstance(event, HandEvent):
+                ends.add((event.mode, event.reason, isinstance(event.points, int)))
         if child.hand_number == 1:
-            _explore(child, seen, levels)
+            _explore(child, seen, levels, ends)
 
 
 def test_two_players_never_reach_baraque() -> None:
@@ -264,3 +267,27 @@ def test_two_players_never_reach_baraque() -> None:
             assert top not in levels, (seed, dealer)
             highest.add(max(levels))
     assert top - 1 in highest  # the search does reach 12, the highest two players can bid
+
+
+def test_le_truc_plays_every_hand_alike() -> None:
+    # conformance/coverage.yaml declares the twenty and 20-20 endings out of
+    # Le Truc's reach (truc.no_special_ending), and the match won by an
+    # accepted baraque too (its top, 12, is points: truc.stake). Walk every
+    # legal line of play of some hands, at 0-0 and 0-5 (where Vitou's
+    # interpreter would look for a special hand) and at 11-11, to confirm.
+    import random
+
+    rules = load_ruleset("le-truc")
+    top = len(rules.params.ladder) - 1
+    cards = [f"{r}{s}" for r in ["3", "2", "A", "K", "Q", "J", "7", "6", "5", "4"] for s in "SHDC"]
+    deals = [random.Random(seed).sample(cards, 6) for seed in range(3)] + [["3S", "2H", "AD", "3C", "2S", "AH"]]
+    ends: set[tuple[str, str, bool]] = set()
+    levels: set[int] = set()
+    for picked in deals:
+        for score in ({"A": 0, "B": 0}, {"A": 0, "B": 5}, {"A": 11, "B": 11}):
+            deal = [{"A": picked[:3], "B": picked[3:]}]
+            _explore(Match(rules, dealer="B", deals=deal, score=score), set(), levels, ends)
+    assert {mode for mode, _, _ in ends} == {"normal"}
+    assert all(is_int for _, _, is_int in ends)
+    assert {reason for _, reason, _ in ends} == {"tricks", "refusal", "tied"}  # the search reaches every end
+    assert top in levels  # and 12, the top, as a stake
