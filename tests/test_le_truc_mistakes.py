@@ -109,7 +109,5 @@ def test_fuzz_finds_the_mistake(mistake: str, tmp_path: Path, capsys: pytest.Cap
 def test_the_fake_refuses_an_unknown_mode() -> None:
     import subprocess
 
-    proc = subprocess.run(
-        [sys.executable, str(FAKES), "nope"], check=False, capture_output=True, text=True, timeout=60
-    )
+    proc = subprocess.run([sys.executable, str(FAKES), "nope"], check=False, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "no mode 'nope'" in proc.stderr

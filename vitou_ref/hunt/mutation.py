@@ -14,7 +14,8 @@ from ..kit.suite import Suite, load_suite
 from ..present import markdown as mdown
 from ..rules.plurals import counted
 from ..rules.registry import load_ruleset
-from .mutants import BY_NAME, MUTANTS, Mutant
+from .mutantops import Mutant
+from .mutants import BY_NAME, MUTANTS
 
 
 def mutant_command(name: str) -> list[str]:
