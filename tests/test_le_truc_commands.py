@@ -25,6 +25,7 @@ from vitou_ref.engine.observation import asking_order
 from vitou_ref.engine.tables import tables_for
 from vitou_ref.hunt.fuzzcases import Case, make_case, reference_answer, starts_for, universe
 from vitou_ref.hunt.mutants import MUTANTS, build_mutant
+from vitou_ref.kit.coverage import ENDINGS, game_endings
 from vitou_ref.kit.suite import load_suite
 from vitou_ref.players import make_player
 from vitou_ref.players.arena import play_match
@@ -213,3 +214,18 @@ def test_the_adapter_serves_le_truc() -> None:
         {"seat": "B", "act": "raise", "to": 4},
     ]
     assert answer["steps"][-1]["events"] == [FOLD] and answer["final"]["score"] == {"A": 0, "B": 4}
+
+
+def test_fixtures_check_asks_le_truc_only_for_its_own_endings(suite: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # §4 "There is no ending at a special score", and no level is worth the match: no twenty, 20-20 or baraque.
+    assert game_endings(load_ruleset(RULESET)) == (
+        "hand won on tricks",
+        "hand won by refusal",
+        "all tricks tied",
+        "match won at the target",
+    )
+    assert game_endings(load_ruleset("vitou/1.1.0")) == ENDINGS
+    main(["fixtures", "check", "--suite", str(suite)])
+    out = capsys.readouterr()
+    assert "twenty" not in out.out + out.err and "baraque" not in out.out + out.err
+    assert "no case covers the ending: match won at the target" in out.out + out.err
