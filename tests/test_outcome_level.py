@@ -143,7 +143,9 @@ def test_error_codes_in_the_handshake_is_a_boolean(value: object) -> None:
     assert handshake_problem({**hello, "error_codes": False}) is None
 
 
-def test_le_truc_engine_without_codes_is_certified_at_the_outcome_level_only(capsys: pytest.CaptureFixture[str]) -> None:
+def test_le_truc_engine_without_codes_is_certified_at_the_outcome_level_only(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     # An engine of Le Truc as engines in the wild are: the reference's answers with every error code removed.
     def run(*args: str) -> tuple[int, dict]:
         status = main(["certify", "--ruleset", "le-truc", "--timeout", "5", "--format", "json", *args])
