@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from helpers import ROOT
 
 from vitou_ref import load_ruleset, shipped_names
-from vitou_ref.audit.i18n import error_when_words, error_words, fingerprint
+from vitou_ref.audit.i18n import english_texts, error_when_words, error_words, error_writer, fingerprint
 from vitou_ref.rules.model import ErrorCode, Ruleset
 from vitou_ref.rules.yamlsafe import load_path
 
@@ -100,3 +101,22 @@ def test_codes_whose_english_differs_are_translated_apart(lang: str, section: st
             if other_code == code and other_en != en and other_shown == shown and name < other:
                 shared.append((code, name, other, shown))
     assert not shared, shared[:3]
+
+
+def test_an_older_version_whose_english_differs_keeps_its_own_key(tmp_path: Path) -> None:
+    # As for clarifications: the latest English keys under the id (errors.vitou.CODE),
+    # an older version's different English under its full name.
+    text = (ROOT / "spec" / "vitou-1.0.0.yaml").read_text(encoding="utf-8")
+    old = "summary: The bid names a level that is not on the ladder."
+    assert old in text
+    path = tmp_path / "vitou-0.9.0.yaml"
+    text = text.replace(old, "summary: The bid is off the ladder.").replace("version: 1.0.0", "version: 0.9.0", 1)
+    path.write_text(text, encoding="utf-8")
+    older, latest = load_ruleset(path), load_ruleset("vitou/1.1.0")
+    texts = english_texts([older, latest])
+    assert texts["errors.vitou.UNKNOWN_BID"] == latest.error("UNKNOWN_BID").summary
+    assert texts["errors.vitou/0.9.0.UNKNOWN_BID"] == "The bid is off the ladder."
+    assert "errors.vitou/0.9.0.NO_DEAL" not in texts  # the same English needs no second translation
+    # A profile's codes are its base's: vitou-2p extends vitou/1.0.0, Le Truc extends nothing.
+    assert error_writer(load_ruleset("vitou-2p"), "UNKNOWN_BID") == "vitou/1.0.0"
+    assert error_writer(load_ruleset("le-truc"), "UNKNOWN_BID") == "le-truc/1.0.0"
