@@ -409,7 +409,7 @@ CORPUS: list[Hostile] = [
     E("actions-string", with_05(seq=14, actions="N r3"), 14),
     E("all-null", line_of({"cmd": "run", "seq": 15, "ruleset": None, "setup": None, "actions": None}), 15),
     E("all-null-seq-null", line_of({"cmd": "run", "seq": None, "ruleset": None, "setup": None, "actions": None})),
-    # Nulls inside the setup: a setup that cannot be used, except score (read as 0-0).
+    # Nulls inside the setup: a setup that cannot be used, score included (docs/protocol.md, null).
     E("dealer-null", with_05(seq=16, setup={**SECTION_05["setup"], "dealer": None}), 16),
     E("draw-null", with_05(seq=16, setup={**SECTION_05["setup"], "draw": None}), 16),
     E("draw-null-alone", with_05(seq=16, setup={"draw": None, "deals": SECTION_05["setup"]["deals"]}), 16),
@@ -429,7 +429,14 @@ CORPUS: list[Hostile] = [
         16,
     ),
     E("draw-round-null", with_05(seq=16, setup={"draw": [None], "deals": SECTION_05["setup"]["deals"]}), 16),
-    S("score-null", with_05(seq=17, setup={**SECTION_05["setup"], "score": None}), 17),
+    E("score-null", with_05(seq=17, setup={**SECTION_05["setup"], "score": None}), 17),
+    # A score that leaves every side out is 0-0, and a field the setup does not use is ignored.
+    S("score-empty", with_05(seq=17, setup={**SECTION_05["setup"], "score": {}}), 17),
+    S("setup-extra-field", with_05(seq=17, setup={**SECTION_05["setup"], "first_dealer": "N", "x": [None]}), 17),
+    # A lone CR ends no line: whitespace between tokens, and two requests joined by one are one line, not JSON.
+    S("lone-cr-between-tokens", with_05(seq=18).replace(b',"seq"', b',\r"seq"'), 18),
+    E("lone-cr-joins-two", with_05(seq=18) + b"\r" + with_05(seq=19)),
+    E("lone-cr-in-string", with_05(seq=18).replace(b'"vitou/1.0.0"', b'"vitou/1.0.0\r"')),
     # Nulls inside actions: rejected steps, never an errored request.
     STEP("action-null", None, "ACTION_MALFORMED"),
     STEP("action-seat-null", {"seat": None, "act": "play", "card": "AS"}, "ACTION_MALFORMED"),

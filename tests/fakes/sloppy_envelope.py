@@ -35,6 +35,10 @@ MODES = {
     "accept_deals": "a setup whose deals cannot be used is played with no deals",
     "accept_draw": "a setup whose draw cannot be used is played with dealer N",
     "accept_score": "a setup whose score cannot be used is played from 0-0",
+    "strict_setup": "a setup with a field other than dealer, draw, score and deals is errored",
+    "whole_score": "a score that does not name every side is errored, {} included",
+    "null_score": "a score of null is read as no score, 0-0",
+    "split_cr": "a lone CR ends a line, as a text reader with universal newlines has it",
     "float_to": "an integral number (3.0, 3e0) is read as the integer, in actions too",
     "card_type": "a card of the wrong JSON type is ACTION_MALFORMED, not CARD_MALFORMED",
     "seat_str": "a seat or side of the wrong JSON type is read as its text (UNKNOWN_SEAT, UNKNOWN_SIDE)",
@@ -147,6 +151,12 @@ def _fixed_request(req: dict[str, Any], mode: str) -> Any:
         return {**req, "protocol": 1}
     if mode == "default_ruleset" and req.get("cmd") == "run" and req.get("ruleset") not in SERVED:
         req = {**req, "ruleset": FIRST}
+    setup = req.get("setup") if req.get("cmd") == "run" and req.get("ruleset") in SERVED else None
+    if isinstance(setup, dict):
+        sloppy = _sloppy_setup(setup, SERVED[req["ruleset"]].side_ids, mode)
+        if sloppy is None:
+            return errored(req.get("seq") if type(req.get("seq")) is int else None, "sloppy setup")
+        req = {**req, "setup": sloppy}
     fault = setup_fault(req)
     if fault is not None and mode == f"accept_{fault}":
         req = repaired(req, fault)
@@ -157,6 +167,18 @@ def _fixed_request(req: dict[str, Any], mode: str) -> Any:
             else req
         )
     return req
+
+
+def _sloppy_setup(setup: dict[str, Any], sides: tuple[str, ...], mode: str) -> dict[str, Any] | None:
+    """The setup as the sloppy mode reads it, or None where it calls it unusable."""
+    if mode == "strict_setup" and set(setup) - {"dealer", "draw", "score", "deals"}:
+        return None
+    score = setup.get("score")
+    if mode == "whole_score" and isinstance(score, dict) and set(score) != set(sides):
+        return None
+    if mode == "null_score" and "score" in setup and score is None:
+        return {k: v for k, v in setup.items() if k != "score"}
+    return setup
 
 
 def _seat_text(action: Any) -> Any:
@@ -188,8 +210,10 @@ def main() -> int:
         print(f"modes: {', '.join(MODES)}", file=sys.stderr)
         return 2
     for line in sys.stdin.buffer:
-        for out in answer(line.rstrip(b"\n"), mode):
-            sys.stdout.write(json.dumps(out) + "\n")
+        raw = line.rstrip(b"\n")
+        for part in raw.split(b"\r") if mode == "split_cr" else [raw]:
+            for out in answer(part, mode):
+                sys.stdout.write(json.dumps(out) + "\n")
         sys.stdout.flush()
     return 0
 

@@ -92,7 +92,11 @@ def match_from_setup(t: Tables, setup: Mapping[str, Any]) -> Match:
         raise SetupError("deals is a list of deals, one per hand", "deals")
     if dealer is None and "draw" not in setup:
         raise SetupError("the setup names no dealer and no draw", "dealer")
-    return Match(t, dealer=dealer, draw=setup.get("draw"), deals=deals, score=setup.get("score"))
+    score = setup.get("score")
+    if score is None and "score" in setup:
+        # null is a value of the wrong type, not an absent field taking its default (protocol.md, null).
+        raise SetupError("null is not a score: send an object of points, or leave the field out for 0-0", "score")
+    return Match(t, dealer=dealer, draw=setup.get("draw"), deals=deals, score=score)
 
 
 def errored(seq: Any, message: str) -> dict[str, Any]:
