@@ -19,8 +19,15 @@ FAKES = ROOT / "tests" / "fakes"  # my_engine.py: the engine the skeleton import
 
 def skeleton() -> str:
     text = DOC.read_text(encoding="utf-8")
-    found = re.search(r"^## A skeleton[^\n]*\n+```python\n(.*?)^```$", text, re.S | re.M)
+    found = re.search(r"^## A skeleton[^\n]*\n+(?:<!--[^\n]*-->\n)?```python\n(.*?)^```$", text, re.S | re.M)
     assert found, f"{DOC.name}: no ```python block under '## A skeleton'"
+    return found.group(1)
+
+
+def pytest_example() -> str:
+    text = DOC.read_text(encoding="utf-8")
+    found = re.search(r"^```python\n(# test_conformance.py\n.*?)^```$", text, re.S | re.M)
+    assert found, f"{DOC.name}: the pytest example (# test_conformance.py) is missing"
     return found.group(1)
 
 
@@ -62,3 +69,33 @@ def test_the_skeleton_is_conformant_under_the_first_edition_too(tmp_path: Path) 
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert done.stdout.splitlines()[-2].startswith(f"CONFORMANT {ruleset}: ")
     assert done.stdout.splitlines()[-1].startswith(f"CONFORMANT envelope (protocol lines, under {ruleset}): ")
+
+
+def test_the_pytest_example_runs_the_suite_through_the_skeleton(tmp_path: Path) -> None:
+    (tmp_path / "my_adapter.py").write_text(skeleton(), encoding="utf-8")
+    (tmp_path / "test_conformance.py").write_text(pytest_example(), encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(FAKES), str(ROOT)]))
+    # The plugin is named with -p, as in a checkout that is not installed; an installed one loads it once all the same.
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "vitou_ref.pytest_plugin",
+            "test_conformance.py",
+        ],
+        check=False,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    passed = re.search(r"(\d+) passed", done.stdout)
+    assert passed and int(passed.group(1)) >= 298, done.stdout[-1000:]  # a test per case at least: 1.1.0's 298
+    assert "failed" not in done.stdout and "error" not in done.stdout.lower(), done.stdout[-2000:]

@@ -192,7 +192,10 @@ FIGURES: list[tuple[str, Callable[[dict[str, int], re.Match[str]], list[tuple[in
     (r"the\s+(\d+)\s+(vitou/1\.[01]\.0)\s+cases", lambda c, m: [(int(m[1]), c[f"cases {m[2]}"])]),
     (r"then\s+the\s+(\d+)\s+envelope\s+cases", lambda c, m: [(int(m[1]), c[f"envelope {V11}"])]),
     (r"(\d+)\s+of\s+them\s+in\s+1\.1\.0", lambda c, m: [(int(m[1]), c[f"clarifications {V11}"])]),
-    (r"(\d+)\s+clarifications\s+where\s+it\s+is\s+silent", lambda c, m: [(int(m[1]), c["clarifications le-truc/1.0.0"])]),
+    (
+        r"(\d+)\s+clarifications\s+where\s+it\s+is\s+silent",
+        lambda c, m: [(int(m[1]), c["clarifications le-truc/1.0.0"])],
+    ),
     (r"certifies\s+(\d+)\s+deliberately\s+wrong", lambda c, m: [(int(m[1]), c[f"mutants {V11}"])]),
     (r"the\s+score\s+counts\s+the\s+other\s+(\d+)", lambda c, m: [(int(m[1]), c[f"counted {V11}"])]),
     (r"against\s+the\s+(\d+)\s+mistakes", lambda c, m: [(int(m[1]), c[f"counted {V10}"] + c[f"equivalent {V10}"])]),
@@ -213,11 +216,19 @@ FIGURES: list[tuple[str, Callable[[dict[str, int], re.Match[str]], list[tuple[in
     (
         r"(\d+)\s+mutants\s+of\s+vitou/1\.1\.0,\s+two\s+at\s+a\s+time\s+\|\s+\*\*100%\*\*\s+\((\d+)\s+of\s+(\d+)\s+"
         r"killed,\s+(\d+)\s+equivalent\)",
-        lambda c, m: [(int(m[1]), c[f"mutants {V11}"]), (int(m[3]), c[f"counted {V11}"]), (int(m[4]), c[f"equivalent {V11}"])],
+        lambda c, m: [
+            (int(m[1]), c[f"mutants {V11}"]),
+            (int(m[3]), c[f"counted {V11}"]),
+            (int(m[4]), c[f"equivalent {V11}"]),
+        ],
     ),
     (
         r"its\s+(\d+)\s+mutants\s+\|\s+\*\*100%\*\*\s+\((\d+)\s+of\s+(\d+)\s+killed,\s+(\d+)\s+equivalent\)",
-        lambda c, m: [(int(m[1]), c[f"mutants {V10}"]), (int(m[3]), c[f"counted {V10}"]), (int(m[4]), c[f"equivalent {V10}"])],
+        lambda c, m: [
+            (int(m[1]), c[f"mutants {V10}"]),
+            (int(m[3]), c[f"counted {V10}"]),
+            (int(m[4]), c[f"equivalent {V10}"]),
+        ],
     ),
     (r"of\s+the\s+(\d+)\s+found\s+by\s+fuzzing", lambda c, m: [(int(m[1]), c[f"counted {V11}"])]),
     (r"(\w+)\s+disputes\s+the\s+rules\s+text\s+raises", lambda c, m: [(_n(m[1]), c["disputes"])]),
@@ -234,7 +245,11 @@ def test_every_stated_count_is_the_count_of_today() -> None:
             for m in re.finditer(pattern, text):
                 seen += 1
                 line = text.count("\n", 0, m.start()) + 1
-                wrong += [f"{page}:{line}: {m[0]!r} says {said}, today {real}" for said, real in expect(counts, m) if said != real]
+                wrong += [
+                    f"{page}:{line}: {m[0]!r} says {said}, today {real}"
+                    for said, real in expect(counts, m)
+                    if said != real
+                ]
         if not seen:
             unused.append(pattern)
     assert not wrong, wrong
@@ -253,4 +268,6 @@ def test_every_measured_figure_says_the_command_that_gives_it() -> None:
         rows = _table_rows(readme, heading)
         assert rows, heading
         for row in rows:
-            assert re.search(r"`[^`]*(vitou|python|pytest)[^`]*`", row[-1]), f"README {heading.strip()}: {row[0]!r} names no command"
+            assert re.search(r"`[^`]*(vitou|python|pytest)[^`]*`", row[-1]), (
+                f"README {heading.strip()}: {row[0]!r} names no command"
+            )
