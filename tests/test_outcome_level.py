@@ -141,3 +141,23 @@ def test_error_codes_in_the_handshake_is_a_boolean(value: object) -> None:
     hello = {"protocol": 1, "implementation": {}, "rulesets": [], "error_codes": value}
     assert handshake_problem(hello) is not None
     assert handshake_problem({**hello, "error_codes": False}) is None
+
+
+def test_le_truc_engine_without_codes_is_certified_at_the_outcome_level_only(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # An engine of Le Truc as engines in the wild are: the reference's answers with every error code removed.
+    def run(*args: str) -> tuple[int, dict]:
+        status = main(["certify", "--ruleset", "le-truc", "--timeout", "5", "--format", "json", *args])
+        return status, json.loads(capsys.readouterr().out)
+
+    status, doc = run("--impl", fake("nocodes"))
+    v = rules_verdict(doc)
+    assert status == 1 and v["levels"] == {"code": "not conformant", "outcome": "conformant"}
+    assert v["line"].startswith("NOT CONFORMANT at the code level le-truc/1.0.0: ")
+    status, doc = run("--impl", fake("nocodes"), "--level", "outcome")
+    assert status == 0 and rules_verdict(doc)["line"].startswith("CONFORMANT at the outcome level le-truc/1.0.0: ")
+    # One that plays an action it should refuse fails at both levels.
+    for level in ("code", "outcome"):
+        status, doc = run("--impl", fake("nocodes-accept"), "--level", level)
+        assert status == 1 and set(rules_verdict(doc)["levels"].values()) == {"not conformant"}

@@ -184,7 +184,7 @@ def test_a_profiles_own_words_stating_the_new_and_old_figure_are_not_stale(
 # ------------------------------------------------------------------ 8. who answers a bid: fixed, and said so
 
 
-def test_rewording_who_answers_a_bid_is_told_it_is_fixed_for_every_ruleset(
+def test_rewording_who_answers_a_bid_is_told_it_is_fixed_for_each_way_of_answering(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Fails before: rewording bid.answer so that the bidder's partner answers
@@ -197,13 +197,13 @@ def test_rewording_who_answers_a_bid_is_told_it_is_fixed_for_every_ruleset(
     status, out = check(capsys, write(tmp_path, ops))
     assert status == 0
     (warning,) = [x for x in out.splitlines() if "WORDING_ONLY" in x]
-    assert "who answers a bid is fixed for every ruleset, not data" in warning
+    assert "who answers a bid is fixed for each way of answering, not data" in warning and "bid_answer" in warning
     assert "one bid awaits its answer at a time" in warning and "REFUSE_NOT_FOLLOWER" in warning
     # A descriptive clause that no such fact stands behind keeps the plain warning.
     d = load_ruleset(BASE).clause("bid.turn")
     ops = f"  - replace: bid.turn\n    with:\n      id: bid.turn\n      section: '{d.section}'\n      title: T\n      text: Anyone bids.\n"
     (warning,) = [x for x in check(capsys, write(tmp_path, ops))[1].splitlines() if "WORDING_ONLY" in x]
-    assert "fixed for every ruleset" not in warning
+    assert "fixed for each way" not in warning
 
 
 # ------------------------------------------------------------------ 9. the mid-trick stop and a cut-short answer

@@ -6,7 +6,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from ..engine.actions import Action, CallPlay, DeclineHand, Pass, Play, PlayHand, Raise, Refuse, Signal
+from ..engine.actions import Accept, Action, CallPlay, DeclineHand, Pass, Play, PlayHand, Raise, Refuse, Signal
 from ..engine.events import Event, HandEvent, MatchEvent, TrickEvent
 from ..engine.match import Match
 from ..engine.randomplay import play_out
@@ -27,6 +27,8 @@ def describe_action(t: Tables, a: Action) -> str:
     if isinstance(a, Raise):
         first = t.bid_tokens[1]
         return f"{_seat(t, a.seat)} {'opens at' if a.to == first else 'raises to'} {a.to}"
+    if isinstance(a, Accept):
+        return f"{_seat(t, a.seat)} accepts"
     if isinstance(a, Refuse):
         return f"{_seat(t, a.seat)} refuses"
     if isinstance(a, PlayHand):

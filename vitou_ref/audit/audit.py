@@ -10,7 +10,7 @@ from ..engine.events import Event, HandEvent, MatchEvent, TrickEvent
 from ..engine.match import Match
 from ..engine.reasons import Reason, Ref, catalog, render
 from ..engine.tables import tables_for
-from ..engine.transitions import ANSWER, AWAIT
+from ..engine.transitions import ANSWER, PENDING
 from ..present.cards import Deck
 from ..protocol.server import _structural_code, match_from_setup
 from ..rules.errors import IllegalAction
@@ -120,7 +120,9 @@ def allowing_clause(rules: Ruleset, m: Match, action: dict[str, Any]) -> str | N
     elif act == "raise" and action.get("seat") != m.turn:  # a bid out of turn: only bid_timing any_seat allows it
         base = "bid.turn"
     elif act == "raise":
-        base = "bid.open" if m.level == 0 else ("bid.answer" if m.phase == ANSWER else "bid.later_raise")
+        base = "bid.open" if m.level == 0 else ("bid.answer" if m.phase in (ANSWER, PENDING) else "bid.later_raise")
+    elif act == "accept":
+        base = "bid.answer"
     elif act == "refuse":
         base = "bid.refusal"
     elif "side" in action:
@@ -129,7 +131,16 @@ def allowing_clause(rules: Ruleset, m: Match, action: dict[str, Any]) -> str | N
         base = "tt.ask"
     clause = rules.current_clause(base)
     ids = {c.id for c in rules.clauses}
-    return clause if clause in ids else None
+    if clause in ids:
+        return clause
+    # A game of its own (Le Truc) names its clauses otherwise: the clause that binds the same rule.
+    rule = _RULE_OF.get(base)
+    return rules.bindings.get(rule) if rule is not None else None
+
+
+# The rule each of Vitou's allowing clauses binds, for a ruleset whose clauses have other ids.
+_RULE_OF = {"bid.turn": "bid_timing", "bid.open": "opening", "bid.answer": "bid_answer"}
+_RULE_OF |= {"bid.later_raise": "later_raise", "bid.refusal": "refusal", "twenty.decision": "twenty"}
 
 
 def position_of(rules: Ruleset, m: Match) -> Position:
@@ -137,7 +148,7 @@ def position_of(rules: Ruleset, m: Match) -> Position:
     legal = [a.to_json() for a in m.legal_actions()]
     may_bid = sorted({a["seat"] for a in legal if a.get("act") == "raise"})
     may_refuse = sorted({a["seat"] for a in legal if a.get("act") == "refuse"})
-    bid_token = t.bid_tokens[m.level] if m.phase <= AWAIT else None  # the play of the tricks
+    bid_token = t.bid_tokens[m.level] if m.phase <= PENDING else None  # the play of the tricks
     bidder_side = None
     if m.latest_bidder is not None:
         bidder_side = t.side_ids[t.side_of[t.seat_index[m.latest_bidder]]]
@@ -149,7 +160,7 @@ def position_of(rules: Ruleset, m: Match) -> Position:
         turn=m.turn,
         deciding=m.deciding_side,
         trick=m.trick_number,
-        leader=m.leader if m.phase <= AWAIT else None,
+        leader=m.leader if m.phase <= PENDING else None,
         played=[(s, str(c)) for s, c in m.trick()],
         value=m.value,
         bid=bid_token,
@@ -286,6 +297,8 @@ class Words:
         if act == "raise":
             key = "open" if a.get("to") == tables_for(self.rules).bid_tokens[1] else "raise"
             return self.say("actions", key, seat=who, bid=a.get("to"))
+        if act == "accept":
+            return self.say("actions", "accept", seat=who)
         if act == "refuse":
             return self.say("actions", "refuse", seat=who)
         if act == "play_hand" and "side" in a:
@@ -372,7 +385,7 @@ class Words:
 
     def position(self, p: Position) -> list[str]:
         lines = [self.hand(p) + "; " + self.say("audit", "score", score=self.score(p.score))]
-        if p.phase in ("play", "bid_card", "answer", "awaiting_answer"):
+        if p.phase in ("play", "bid_card", "answer", "awaiting_answer", "raise_pending"):
             cards = " ".join(f"{self.seat(s)} {c}" for s, c in p.played) or "-"
             lines.append(self.say("audit", "trick_state", trick=p.trick, leader=Ref("seat", p.leader), cards=cards))
             if p.bidder is None:

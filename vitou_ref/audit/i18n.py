@@ -31,12 +31,14 @@ def _by_version(section: dict[str, Any], name: str) -> Any:
     return section.get(name) or section.get(name.partition("/")[0]) or {}
 
 
+def _by_version_item(section: dict[str, Any], name: str, item: str) -> Any:
+    return (section.get(name) or {}).get(item) or (section.get(name.partition("/")[0]) or {}).get(item)
+
+
 def clarification_words(k: Clarification, lang: str) -> tuple[str, str, str]:
     """(title, ruling, reason) of a clarification in ``lang``."""
     if lang != "en":
-        section = catalog(lang).get("clarifications", {})
-        n = str(k.number)
-        t = (section.get(k.origin) or {}).get(n) or (section.get(k.origin.partition("/")[0]) or {}).get(n)
+        t = _by_version_item(catalog(lang).get("clarifications", {}), k.origin, str(k.number))
         if isinstance(t, dict) and all(t.get(x) for x in ("title", "ruling", "reason")):
             return str(t["title"]), str(t["ruling"]), str(t["reason"])
     return k.title, k.ruling, k.reason
@@ -51,10 +53,30 @@ def ruleset_words(rules: Ruleset, lang: str) -> tuple[str, str]:
     return rules.title, rules.summary
 
 
+def error_writer(rules: Ruleset, code: str) -> str:
+    """The ruleset whose words an error code speaks; "" for words a profile restated, which no catalog translates.
+
+    A profile copies the codes it does not restate from its base, so they are
+    the base's words (through its ancestry): ``vitou-2p``'s are ``vitou/1.0.0``'s.
+    """
+    from ..rules.registry import load_ruleset
+
+    while not rules.error(code).origin:
+        if not rules.extends:
+            return rules.name
+        rules = load_ruleset(rules.extends)
+    return ""
+
+
+# Error texts are kept, as clarifications are, under the id of the ruleset that
+# wrote them: two games may give one code different words (Le Truc's UNKNOWN_BID
+# is not Vitou's).
+
+
 def error_words(rules: Ruleset, code: str, lang: str) -> str:
-    # A code a profile restated speaks the profile's words: the catalogs translate the base's.
-    if lang != "en" and not rules.error(code).origin:
-        t = catalog(lang).get("errors", {}).get(code)
+    writer = error_writer(rules, code) if lang != "en" else ""
+    if writer:
+        t = _by_version_item(catalog(lang).get("errors", {}), writer, code)
         if t:
             return str(t)
     return rules.error(code).summary
@@ -63,8 +85,9 @@ def error_words(rules: Ruleset, code: str, lang: str) -> str:
 def error_when_words(rules: Ruleset, code: str, lang: str) -> str:
     """The exact condition of an error code in ``lang`` ("" where the ruleset states none)."""
     when = rules.error(code).when
-    if when and lang != "en" and not rules.error(code).origin:
-        t = catalog(lang).get("errors_when", {}).get(code)
+    writer = error_writer(rules, code) if when and lang != "en" else ""
+    if writer:
+        t = _by_version_item(catalog(lang).get("errors_when", {}), writer, code)
         if t:
             return str(t)
     return when
@@ -87,6 +110,7 @@ def english_texts(rules_list: list[Ruleset]) -> dict[str, str]:
         if section not in ("language", "language_name", "plural"):
             _flat(section, value, out)
     latest: dict[str, str] = {}  # key under the ruleset id -> its English in the latest version
+    errors: dict[tuple[str, str, str], str] = {}  # (section, writer, code) -> English
     for rules in sorted(rules_list, key=lambda r: _version_key(r.version), reverse=True):
         for c in rules.clauses:
             out.setdefault(f"clauses.{c.id}", f"title: {c.title} | text: {c.text}")
@@ -94,20 +118,26 @@ def english_texts(rules_list: list[Ruleset]) -> dict[str, str]:
             english = f"title: {k.title} | ruling: {k.ruling} | reason: {k.reason}"
             _versioned(out, latest, "clarifications", k.origin, str(k.number), english)
         for e in rules.errors:
-            out.setdefault(f"errors.{e.code}", e.summary)
-            if e.when:
-                out.setdefault(f"errors_when.{e.code}", e.when)
+            writer = error_writer(rules, e.code)
+            if writer:
+                errors[("errors", writer, e.code)] = e.summary
+                if e.when:
+                    errors[("errors_when", writer, e.code)] = e.when
         _versioned(out, latest, "rulesets", rules.name, "", f"title: {rules.title} | summary: {rules.summary}")
         if rules.profile:
             for i, d in enumerate(thaw(rules.profile).get("decisions", [])):
                 out[f"decisions.{rules.name}.{i}"] = (
                     f"topic: {d['topic']} | decision: {d['decision']} | reason: {d['reason']}"
                 )
+    # By the writer's version, not the profile's that copied the code: the latest English keys under the id.
+    for (section, writer, code), english in sorted(errors.items(), key=lambda x: _version_key(x[0][1]), reverse=True):
+        _versioned(out, latest, section, writer, code, english)
     return out
 
 
 def _version_key(version: str) -> tuple[int, ...]:
-    return tuple(int(x) for x in version.split(".") if x.isdigit())
+    """The version's numbers, from a version or a full name (``vitou/1.1.0``)."""
+    return tuple(int(x) for x in version.rpartition("/")[2].split(".") if x.isdigit())
 
 
 def _versioned(out: dict[str, str], latest: dict[str, str], section: str, name: str, item: str, english: str) -> None:
@@ -140,10 +170,10 @@ def fingerprint(text: str) -> str:
 def _lookup(own: dict[str, Any], key: str) -> Any:
     section, _, rest = key.partition(".")
     node: Any = own.get(section)
-    if section in ("clarifications", "decisions"):
+    if section in ("clarifications", "decisions", "errors", "errors_when"):
         origin, _, number = rest.rpartition(".")
         return (node or {}).get(origin, {}).get(number)
-    if section in ("clauses", "errors", "errors_when", "rulesets"):
+    if section in ("clauses", "rulesets"):
         return (node or {}).get(rest)
     return _walk(node, rest)
 

@@ -5,6 +5,7 @@ A group is who acts, then what:
     N AS          a seat plays a card (rank then suit)
     N r3          a seat bids: r3, r6, r12, rbaraque (any level of the ladder)
     S refuse      the immediate follower refuses
+    B accept      the player a raise waits on accepts it (Le Truc: a raise answered before any card)
     NS takes      the side at exactly 20 plays the hand   (protocol: play_hand)
     NS declines   the side at exactly 20 declines it      (protocol: decline_hand)
     E pass        at 20-20, the seat asked passes
@@ -30,7 +31,9 @@ from ..rules.problems import Problem
 # Any card of the French 52-card pack: what may be written bare. Reading takes only the ruleset's own pack.
 _CARD = re.compile(r"^(10|[2-9AKQJ])[SHDC]$")
 _WORD = re.compile(r"[A-Za-z0-9_-]+")
-_SEAT_VERBS = ("refuse", "pass", "play")
+_SEAT_VERBS = ("accept", "refuse", "pass", "play")
+# The words of a seat's acts other than a card and a raise, in the order a problem lists them.
+_VERBS = (("accept", "accept"), ("refuse", "refuse"), ("call_pass", "pass"), ("call_play", "play"))
 _SIDE_VERBS = {"takes": "play_hand", "declines": "decline_hand"}
 
 
@@ -152,7 +155,12 @@ def _expected(who: str, seats: set[str], sides: set[str], t: Tables) -> str:
     if who in seats:
         pack = [t.card(c).text for c in t.deck]
         such = "AS or 10H" if {"AS", "10H"} <= set(pack) else f"{pack[0]} or {pack[-1]}"
-        parts.append(f"a card such as {such}, r3/r6/r12/rbaraque, refuse, pass, play or a gesture such as ~ten")
+        bids = "/".join(f"r{tok}" for tok in t.bid_tokens[1:])
+        # The verbs of this game's acts only: Le Truc has accept, and no 20-20 question or gesture.
+        acts = t.game_acts or frozenset(a for a, _ in _VERBS) | {"signal"}
+        verbs = ", ".join(word for act, word in _VERBS if act in acts)
+        gesture = " or a gesture such as ~ten" if "signal" in acts else ""
+        parts.append(f"a card such as {such}, {bids}, {verbs}{gesture}")
     if who in sides:
         parts.append("takes or declines")
     return "expected " + ", or ".join(parts)
@@ -167,6 +175,8 @@ def _action(who: str, what: str, seats: set[str], sides: set[str], pack: frozens
         return {"seat": who, "act": "play", "card": what}
     if what == "refuse":
         return {"seat": who, "act": "refuse"}
+    if what == "accept":
+        return {"seat": who, "act": "accept"}
     if what == "pass":
         return {"seat": who, "act": "pass"}
     if what == "play":
@@ -208,6 +218,8 @@ def to_notation(action: Any) -> str:
         return f"{seat} r{action['to']}"
     if act == "refuse":
         return f"{seat} refuse"
+    if act == "accept":
+        return f"{seat} accept"
     if act == "pass":
         return f"{seat} pass"
     if act == "play_hand":

@@ -32,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument(
         "--mutant",
         metavar="NAME",
-        help="serve every version of vitou with one deliberate mistake that vitou mutants lists "
+        help="serve every version of vitou (or of le-truc, for its mutants) with one deliberate mistake that vitou mutants lists "
         "(default: none, the reference as it is)",
     )
     return parser
@@ -59,10 +59,11 @@ def build_server(rules_files: list[str] | None = None, mutant: str | None = None
         extra = load_rules_file(path)
         rulesets[extra.name] = extra  # a file with a shipped name replaces it
     if mutant is not None:
-        from ..hunt.mutants import build_mutant
+        from ..hunt.mutants import BY_NAME, build_mutant
 
-        for name in [n for n in rulesets if n.partition("/")[0] == "vitou"]:
-            # A deliberate mistake in every version of vitou, each served under its own name.
+        game = BY_NAME[mutant].game
+        for name in [n for n in rulesets if n.partition("/")[0] == game]:
+            # A deliberate mistake in every version of its game (vitou, le-truc), each served under its own name.
             rulesets[name] = build_mutant(rulesets[name], mutant)
     return Server(rulesets.values(), {"name": "vitou-ref", "version": __version__, "language": "python"})
 

@@ -145,7 +145,8 @@ def _add_mutants(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "--ruleset",
         default="vitou",
         metavar="ID",
-        help="the version of vitou to make the mutants from, and whose cases run (default: vitou, the latest)",
+        help="the version of vitou or le-truc to make the mutants from, and whose cases run (default: vitou, the "
+        "latest)",
     )
     mut.add_argument("--only", action="append", metavar="NAME", help="only these mutants (repeatable)")
     mut.add_argument(
@@ -359,7 +360,7 @@ def mutants(
     suite: str | None,
     progress: bool,
 ) -> int:
-    from ..hunt.mutants import BY_NAME
+    from ..hunt.mutants import BY_NAME, GAMES
     from ..hunt.mutation import Row, render_mutation, run_mutation
 
     if fuzz_examples < 1 or not 0 <= min_score <= 100:
@@ -372,10 +373,11 @@ def mutants(
     from ..rules.registry import load_ruleset
 
     base = load_ruleset(ruleset)
-    if base.id != "vitou" or base.extends is not None:
-        print(f"vitou mutants: mutants are made from a version of vitou, not {base.name}", file=sys.stderr)
+    if base.id not in GAMES or base.extends is not None:
+        games = " or ".join(GAMES)
+        print(f"vitou mutants: mutants are made from a version of {games}, not {base.name}", file=sys.stderr)
         return 2
-    total = sum(BY_NAME[n].applies_to(base.version) for n in only or BY_NAME)
+    total = sum(BY_NAME[n].applies_to(base.version, base.id) for n in only or BY_NAME)
     with ProgressLine(f"mutants {base.name}", total, unit="mutants", failed="not killed", force=progress) as shown:
 
         def note(row: Row) -> None:

@@ -15,10 +15,20 @@ from ..present import escape
 from ..protocol.client import PROTOCOL_MINOR, as_spoken
 from ..protocol.server import _structural_code, run_case
 from ..protocol.wire import canonical, same
+from ..rules.cards import ALL_CARDS
 from ..rules.errors import IllegalAction
 
 MAX_ACTIONS = 160
 STARTS: tuple[tuple[int, int], ...] = ((0, 0), (17, 15), (19, 19), (20, 14), (14, 20), (20, 19), (20, 20), (18, 20))
+_STARTS_TARGET = 21  # STARTS are written for Vitou's target and its ending at 20
+
+
+def starts_for(t: Tables) -> tuple[tuple[int, int], ...]:
+    """STARTS, or for a lower target as far below it (Le Truc's 12: 8-6, 10-10, ...): no start is a match won."""
+    if max(map(max, STARTS)) < t.target:
+        return STARTS
+    shift = t.target - _STARTS_TARGET
+    return tuple((max(a + shift, 0) if a else 0, max(b + shift, 0) if b else 0) for a, b in STARTS)
 
 
 @dataclass
@@ -81,6 +91,7 @@ def universe(t: Tables) -> list[Any]:
     for seat in t.seat_ids:
         out += [{"seat": seat, "act": "play", "card": str(t.card(c))} for c in t.deck]
         out += [{"seat": seat, "act": "raise", "to": tok} for tok in t.bid_tokens[1:]]
+        out += _answer_first_tries(t, seat)
         out += [
             {"seat": seat, "act": "refuse"},
             {"seat": seat, "act": "pass"},
@@ -101,6 +112,20 @@ def universe(t: Tables) -> list[Any]:
     return out
 
 
+def _answer_first_tries(t: Tables, seat: str) -> list[Any]:
+    """A game whose raises are accepted explicitly (Le Truc) also tries accept, a card of the French pack left
+    out of its own and a level off its ladder; none of Vitou's, whose seeded runs stay as they were."""
+    if "accept" not in t.game_acts:
+        return []
+    outside = next(str(c) for c in ALL_CARDS if t.strength[c.id] < 0)
+    off = next(n for n in range(1, 100) if n not in t.bid_level)
+    return [
+        {"seat": seat, "act": "accept"},
+        {"seat": seat, "act": "play", "card": outside},
+        {"seat": seat, "act": "raise", "to": off},
+    ]
+
+
 def make_case(
     t: Tables, seed: int, start: int, length: int, illegal: int, tries: list[Any]
 ) -> tuple[Case, dict[str, Any]]:
@@ -111,7 +136,8 @@ def make_case(
     held, bids where they are forbidden, malformed actions).
     """
     rng = random.Random(seed)
-    a, b = STARTS[start % len(STARTS)]
+    starts = starts_for(t)
+    a, b = starts[start % len(starts)]
     score = {t.side_ids[0]: a, t.side_ids[1]: b}
     use_draw = rng.random() < 0.25
     m = (
@@ -218,7 +244,7 @@ def batches(most: int) -> Any:
     """Batches of drawn matches (seed, start, length), the size drawn first so that it shrinks to one match.
 
     The seed fixes the deals, the first dealer and every choice of action;
-    the start picks a score from STARTS (0-0, or one near the endings, where
+    the start picks a score from STARTS, moved to the target (0-0, or one near the endings, where
     the rules are densest); the length is how many actions to play at most.
     """
     from hypothesis import strategies as st

@@ -80,7 +80,7 @@ def fixture_for(d: Divergence, rules: Ruleset, ids: list[str], command: str, *, 
             {
                 "id": ids[i],
                 "title": f"fuzz: match {i} of the session before the divergence",
-                "clauses": [rules.current_clause("turn.decisions")],
+                "clauses": [_clause(rules, "turn.decisions")],
                 "rulesets": [rules.name],
                 "setup": earlier.setup,
                 "actions": earlier.actions,
@@ -129,6 +129,7 @@ _REASON_CLAUSES = {  # how a hand ended, and the clause that says what it is wor
 
 _ACT_CLAUSES = {  # an action one side allows and the other does not, and the clause that decides it
     "raise": "bid.turn",
+    "accept": "bid.answer",
     "refuse": "bid.refusal",
     "signal": "signals.when",
     "play_hand": "twenty.decision",
@@ -136,6 +137,43 @@ _ACT_CLAUSES = {  # an action one side allows and the other does not, and the cl
     "pass": "tt.ask",
     "play": "play.turn_order",
 }
+
+
+# The rules Vitou's clauses above bind, in the order tried: a ruleset of its own (Le Truc) names its clauses
+# otherwise, and its clause for the same rule stands in. A clause that binds no rule falls back on the clause
+# of the decisions, the one ACTION_MALFORMED cites, so that a fixture always names a clause.
+_RULES_OF = {
+    "bid.refusal_value": ("ladder",),
+    "twenty.decline": ("twenty_decline",),
+    "tt.all_pass": ("twenty_twenty_all_pass",),
+    "tt.all_tied": ("twenty_twenty_all_tied",),
+    "deck.rank_order": ("rank_order",),
+    "trick.rank_only": ("trick_compare",),
+    "trick.tie": ("trick_tie",),
+    "hand.resolution": ("resolution",),
+    "score.add": ("target",),
+    "bid.turn": ("bid_timing", "opening"),
+    "bid.answer": ("bid_answer",),
+    "bid.refusal": ("refusal",),
+    "signals.when": ("signals_allowed",),
+    "twenty.decision": ("twenty",),
+    "tt.ask": ("twenty_twenty_ask",),
+}
+
+
+def _clause(rules: Ruleset, vitou_id: str) -> str:
+    """The clause of ``rules`` that says what Vitou's clause ``vitou_id`` says, or "" where it has none."""
+    ids = {c.id for c in rules.clauses}
+    clause = rules.current_clause(vitou_id)
+    if clause in ids:
+        return clause
+    for rule in _RULES_OF.get(vitou_id, ()):
+        if rule in rules.bindings:
+            return rules.bindings[rule]
+    if vitou_id == "turn.decisions":
+        with contextlib.suppress(KeyError):
+            return rules.error("ACTION_MALFORMED").clause
+    return ""
 
 
 def _key(a: Any) -> str:
@@ -163,17 +201,17 @@ def _clauses(rules: Ruleset, d: Divergence) -> list[str]:
     events = json.dumps([d.expected, d.actual])
     for reason, clause in _REASON_CLAUSES.items():
         if f'"reason": "{reason}"' in events:
-            found.append(rules.current_clause(clause))
+            found.append(_clause(rules, clause))
     if '"trick"' in events:
-        found += [rules.current_clause(c) for c in ("deck.rank_order", "trick.rank_only", "trick.tie")]
+        found += [_clause(rules, c) for c in ("deck.rank_order", "trick.rank_only", "trick.tie")]
     if '"hand"' in events:
-        found.append(rules.current_clause("hand.resolution"))
+        found.append(_clause(rules, "hand.resolution"))
     if d.where == "final" or '"score"' in events:
-        found.append(rules.current_clause("score.add"))
+        found.append(_clause(rules, "score.add"))
     for act in _legal_difference(d):
         if act in _ACT_CLAUSES:
-            found.append(rules.current_clause(_ACT_CLAUSES[act]))
-    found.append(rules.current_clause("turn.decisions"))
+            found.append(_clause(rules, _ACT_CLAUSES[act]))
+    found.append(_clause(rules, "turn.decisions"))
     out: list[str] = []
     for c in found:
         if c in ids and c not in out:

@@ -13,147 +13,28 @@ condition; under 1.0.0 those choices were left to the cases.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
 from ..rules.load import build_ruleset
 from ..rules.model import Ruleset
 from ..rules.problems import Problem
-
-Doc = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Mutant:
-    name: str
-    mistake: str
-    change: Callable[[Doc], None]
-    equivalent: str | None = None  # why no conformance case can tell it from the reference
-    since: tuple[int, int, int] = (1, 0, 0)  # the first version of Vitou the mistake can be made in
-
-    def applies_to(self, version: str) -> bool:
-        return _version(version) >= self.since
-
-
-def _version(text: str) -> tuple[int, int, int]:
-    major, minor, patch = (int(x) for x in text.split("."))
-    return major, minor, patch
-
-
-def _data(doc: Doc, rule: str) -> dict[str, Any]:
-    for clause in doc["clauses"]:
-        if clause.get("rule") == rule:
-            data: dict[str, Any] = clause["data"]
-            return data
-    raise KeyError(rule)
-
-
-def _set(rule: str, **values: Any) -> Callable[[Doc], None]:
-    def change(doc: Doc) -> None:
-        _data(doc, rule).update(values)
-
-    return change
-
-
-def _bind(rule: str, **data: Any) -> Callable[[Doc], None]:
-    """Bind an optional rule the base leaves unbound, with a clause of its own."""
-
-    def change(doc: Doc) -> None:
-        clause = {"id": f"mutant.{rule}", "section": "02", "title": "Mutant", "text": "mutant", "rule": rule}
-        doc["clauses"].append({**clause, "data": data})
-
-    return change
-
-
-def _both(*changes: Callable[[Doc], None]) -> Callable[[Doc], None]:
-    def change(doc: Doc) -> None:
-        for c in changes:
-            c(doc)
-
-    return change
-
-
-def _swap(i: int) -> Callable[[Doc], None]:
-    """Swap the ranks at places ``i`` and ``i + 1`` of the ruleset's own rank order (0: the highest)."""
-
-    def change(doc: Doc) -> None:
-        order = _data(doc, "rank_order")["highest_first"]
-        order[i], order[i + 1] = order[i + 1], order[i]
-
-    return change
-
-
-# The usual order of the French pack, ace high: the mistake of a player who knows no other game.
-_USUAL = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
-
-
-def _usual_order(doc: Doc) -> None:
-    data = _data(doc, "rank_order")
-    data["highest_first"] = sorted(data["highest_first"], key=_USUAL.index)
-
-
-def _rows(rows: list[tuple[str, list[str], str]]) -> Callable[[Doc], None]:
-    def change(doc: Doc) -> None:
-        _data(doc, "resolution")["rows"] = [{"id": i, "pattern": p, "winner": w, "text": "mutant"} for i, p, w in rows]
-
-    return change
-
-
-def _row(row_id: str, winner: str) -> Callable[[Doc], None]:
-    def change(doc: Doc) -> None:
-        for row in _data(doc, "resolution")["rows"]:
-            if row["id"] == row_id:
-                row["winner"] = winner
-
-    return change
-
-
-def _ladder(**by_bid: dict[str, Any]) -> Callable[[Doc], None]:
-    def change(doc: Doc) -> None:
-        for level in _data(doc, "ladder")["levels"]:
-            level.update(by_bid.get(str(level["bid"]), {}))
-
-    return change
-
-
-def _before(code: str, other: str) -> Callable[[Doc], None]:
-    """Move ``code`` just before ``other`` in the error list: a different order of precedence."""
-
-    def change(doc: Doc) -> None:
-        errors = doc["errors"]
-        moved = next(e for e in errors if e["code"] == code)
-        errors.remove(moved)
-        errors.insert(next(i for i, e in enumerate(errors) if e["code"] == other), moved)
-
-    return change
-
-
-def _acts(code: str, *acts: str) -> Callable[[Doc], None]:
-    def change(doc: Doc) -> None:
-        next(e for e in doc["errors"] if e["code"] == code)["acts"] = list(acts)
-
-    return change
-
+from .mutantops import (
+    _STOP_EARLY,
+    _STOP_LATE,
+    Mutant,
+    _acts,
+    _before,
+    _bind,
+    _both,
+    _ladder,
+    _row,
+    _rows,
+    _set,
+    _swap,
+    _usual_order,
+)
+from .truc_mutants import TRUC_MUTANTS
 
 _V11 = (1, 1, 0)
-
-_STOP_LATE = [  # every hand plays its three tricks, even when two decide it
-    (a + b + c, [a, b, c], w)
-    for a, b, c, w in [
-        ("A", "A", "A", "A"), ("A", "A", "B", "A"), ("A", "A", "T", "A"),
-        ("A", "T", "A", "A"), ("A", "T", "B", "A"), ("A", "T", "T", "A"),
-        ("T", "A", "A", "A"), ("T", "A", "B", "A"), ("T", "A", "T", "A"),
-        ("A", "B", "A", "A"), ("A", "B", "B", "B"), ("A", "B", "T", "A"),
-        ("T", "T", "A", "A"), ("T", "T", "T", "none"),
-    ]
-]  # fmt: skip
-_STOP_EARLY = [
-    ("A", ["A"], "A"),
-    ("TA", ["T", "A"], "A"),
-    ("TTA", ["T", "T", "A"], "A"),
-    ("TTT", ["T", "T", "T"], "none"),
-]
 
 MUTANTS: tuple[Mutant, ...] = (
     # Named after Vitou's ranks; each takes the pack of the ruleset it mutates.
@@ -311,13 +192,21 @@ MUTANTS += (
     ),
 )
 
+# Le Truc's mistakes, made from its own document (truc_mutants.py); a name is a mutant's in one game only.
+MUTANTS += TRUC_MUTANTS
+
 BY_NAME = {m.name: m for m in MUTANTS}
+GAMES = tuple(dict.fromkeys(m.game for m in MUTANTS))  # the rulesets mutants are made from
 
 
 def build_mutant(base: Ruleset, name: str) -> Ruleset:
-    """The mutant ``name`` of ``base``, under the base's own name (the base itself where the mistake cannot apply)."""
+    """The mutant ``name`` of ``base``, under the base's own name (the base itself where the mistake cannot apply).
+
+    ``base`` is a version of the mutant's game or a ruleset of its own made like one (a pack of forty for Vitou);
+    which rulesets to mutate is the caller's choice (the adapter: every version of the game).
+    """
     mutant = BY_NAME[name]
-    if not mutant.applies_to(base.version):
+    if not mutant.applies_to(base.version, mutant.game):
         return base
     doc = copy.deepcopy(base.to_json())
     mutant.change(doc)

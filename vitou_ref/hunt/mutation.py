@@ -14,7 +14,8 @@ from ..kit.suite import Suite, load_suite
 from ..present import markdown as mdown
 from ..rules.plurals import counted
 from ..rules.registry import load_ruleset
-from .mutants import BY_NAME, MUTANTS, Mutant
+from .mutantops import Mutant
+from .mutants import BY_NAME, MUTANTS
 
 
 def mutant_command(name: str) -> list[str]:
@@ -160,12 +161,13 @@ def run_mutation(
     timeout: float = 10.0,
     progress: Callable[[Row], None] | None = None,
 ) -> Table:
-    """Certify the suite's cases for ``base`` (a version of vitou) against each of its mutants, and fuzz them if asked.
+    """Certify the suite's cases for ``base`` (a version of vitou or le-truc) against each of its mutants, and fuzz
+    them if asked.
 
-    KeyError for an unknown mutant name; a mutant that cannot be made in ``base``'s version is left out.
+    KeyError for an unknown mutant name; a mutant that cannot be made in ``base``'s game and version is left out.
     """
-    version = base.partition("/")[2]
-    chosen = [m for m in ([BY_NAME[n] for n in only] if only else MUTANTS) if m.applies_to(version)]
+    game, _, version = base.partition("/")
+    chosen = [m for m in ([BY_NAME[n] for n in only] if only else MUTANTS) if m.applies_to(version, game)]
     suite = load_suite(suite_path)
     t0 = time.perf_counter()
 

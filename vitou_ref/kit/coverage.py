@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.events import Event, HandEvent, MatchEvent
-from ..rules.model import Ruleset, thaw
+from ..rules.model import MATCH, Ruleset, thaw
 from .fixtures import Case
 
 
@@ -73,8 +73,24 @@ def new_coverage(rules: Ruleset) -> Coverage:
         rows={r.id: [] for r in p.resolution},
         accepted={b: [] for b in bids},
         refused={b: [] for b in bids},
-        endings={e: [] for e in ENDINGS},
+        endings={e: [] for e in game_endings(rules)},
     )
+
+
+def game_endings(rules: Ruleset) -> tuple[str, ...]:
+    """The ENDINGS this ruleset has: a game with no level worth the match, no twenty or no 20-20 (Le Truc) lacks
+    theirs, which no case could reach."""
+    p = rules.params
+    has = {
+        "match won by an accepted baraque": any(level.value == MATCH for level in p.ladder),
+        "declined at twenty": p.twenty_enabled,
+        "won at twenty": p.twenty_enabled,
+        "lost at twenty": p.twenty_enabled,
+        "all passed at 20-20": p.tt_enabled,
+        "all tricks tied at 20-20": p.tt_enabled,
+        "match won at 20-20": p.tt_enabled,
+    }
+    return tuple(e for e in ENDINGS if has.get(e, True))
 
 
 def record(cov: Coverage, rules: Ruleset, case: Case, trace: list[Event]) -> None:

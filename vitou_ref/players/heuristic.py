@@ -12,7 +12,8 @@ The rules of thumb (every figure comes from the observation: the rank order, the
   tie with the lowest equal card if the side has already won a trick (a later tie keeps that win),
   else throw the lowest, keeping the highest for later.
 - Bids: open or raise (the lowest rung offered) when the estimate is 0.7 or more; out of turn too.
-- Answers: refuse a bid when the estimate is under 0.35, accept (play) otherwise.
+- Answers: refuse a bid when the estimate is under 0.35, accept otherwise: by playing, or with the
+  act accept where a raise is answered before any card (Le Truc), where a raise again is a raise.
 - At twenty: play the hand when the estimate is 0.5 or more, else decline. At 20-20: say play
   at 0.6 or more, else pass.
 - Signals: once a hand, when it has a partner and the rules allow signals now, the seat signals
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import random
 
-from ..engine.actions import Action, CallPlay, DeclineHand, Pass, Play, PlayHand, Raise, Refuse, Signal
+from ..engine.actions import Accept, Action, CallPlay, DeclineHand, Pass, Play, PlayHand, Raise, Refuse, Signal
 from ..engine.observation import Observation
 from ..rules.cards import Card
 
@@ -69,6 +70,8 @@ def decide(obs: Observation, *, signals: bool = True) -> Action | None:
     if raises and est >= RAISE_AT:
         ladder = [bid for bid, _ in obs.ladder]
         return min(raises, key=lambda a: ladder.index(a.to))
+    if Accept in kinds:  # a raise waits for this seat's answer before any card: no card is legal now
+        return next(a for a in legal if type(a) is Accept)
     plays = [a for a in legal if isinstance(a, Play)]
     if not obs.must_act or not plays:
         return None if not obs.must_act else legal[0]

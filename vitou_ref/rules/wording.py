@@ -81,10 +81,11 @@ def profile_warnings(doc: Document, rules: Ruleset) -> list[Problem]:
 # What a descriptive clause describes that no data of any ruleset can change, and why (docs/profiles.md).
 FIXED_FOR_EVERY_RULESET = {
     "bid.answer": (
-        "who answers a bid is fixed for every ruleset, not data: the first player of the side opposite the latest "
-        "bidder to play after the bid (after the bidder's card, when it owes one), and one bid awaits its answer at "
-        "a time (the rule refusal says who may refuse, bid_timing who may bid); fixed because the order of play and "
-        "the conditions of NOT_YOUR_TURN, BID_OUT_OF_TURN and REFUSE_NOT_FOLLOWER are all read from that one "
+        "who answers a bid is fixed for each way of answering, not data (the rule bid_answer says when and how a "
+        "bid is answered): after the bidder's card, the first player of the side opposite the latest bidder to play "
+        "after the bid, and one bid awaits its answer at a time; before any card, the raiser's next opponent (the "
+        "rule refusal says who may refuse, bid_timing who may bid); fixed because the order of play and the "
+        "conditions of NOT_YOUR_TURN, BID_OUT_OF_TURN and REFUSE_NOT_FOLLOWER are all read from that one "
         "answering seat"
     ),
 }

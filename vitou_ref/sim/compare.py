@@ -199,7 +199,7 @@ def avg(m: Mapping[str, Any]) -> str:
 def label(key: str, rep: Mapping[str, Any]) -> str:
     if "/" in key:
         return "  " + key.split("/", 1)[1]
-    at = "/".join(dict.fromkeys(str(r["twenty_at"]) for r in rep["rulesets"]))
+    at = "/".join(dict.fromkeys(str(r["twenty_at"]) for r in rep["rulesets"] if r["twenty_at"])) or "0"
     players = rep["players"]
     return LABELS[key].format(at=at, kind=players["kind"], against=players["against"])
 
@@ -228,7 +228,9 @@ def rows(rep: Mapping[str, Any]) -> list[Row]:
         # A way of ending a hand that one ruleset never saw is 0 of its hands, not 0 of 0.
         out.append(row(f"hand_results/{name}", lambda r, n=name: pct(r["hand_results"].get(n) or share(0, r["hands"]))))
     # The share of hands decided by a refusal is the "refusal" line above; it is not repeated.
-    for key in ("reached_twenty", "reached_twenty_twenty", "tied_tricks"):
+    # A game with no twenty-point ending (Le Truc: at 0) has no score to reach: its lines would say "reaching 0".
+    twenty = any(r["twenty_at"] for r in rs)
+    for key in ("reached_twenty", "reached_twenty_twenty", "tied_tricks") if twenty else ("tied_tricks",):
         out.append(row(key, lambda r, k=key: pct(r[k])))
     return out
 
