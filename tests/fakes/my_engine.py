@@ -55,7 +55,8 @@ class Game:
         return dict(final_of(self._match)["score"])
 
     @property
-    def next_dealer(self) -> str:
+    def dealer(self) -> str:
+        # The dealer of the hand in progress; once a hand has ended, of the next one (protocol.md, final).
         return str(self._match.dealer)
 
     @property
