@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from ..kit.fixtures import Case
 
 LANGS = ("en", "fr", "pt", "ru")
+FORCE_HELP = "replace the --output file if it exists (a link there is replaced, never its target)"
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,6 +36,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     rec.add_argument("--ruleset", metavar="ID", help="for --from-case: the ruleset (default: the case's first)")
     rec.add_argument("--output", "-o", metavar="FILE", help="write here instead of standard output")
+    rec.add_argument("--force", action="store_true", help=FORCE_HELP)
     rec.set_defaults(run=cmd_record)
 
     aud = sub.add_parser(
@@ -57,6 +59,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="output format; html: one standalone, printable page of the rulings (default: text)",
     )
     aud.add_argument("--output", "-o", metavar="FILE", help="write here instead of standard output")
+    aud.add_argument("--force", action="store_true", help=FORCE_HELP)
     aud.add_argument(
         "--compare-ruleset", metavar="OTHER", help="replay under this ruleset too and show where the rulings part"
     )
@@ -81,15 +84,22 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     book.add_argument("--suite", metavar="DIR", help="take the worked examples from this suite")
     book.add_argument("--output", "-o", metavar="FILE", help="write here instead of standard output")
+    book.add_argument("--force", action="store_true", help=FORCE_HELP)
     book.set_defaults(run=cmd_rulebook)
 
 
 def cmd_record(args: argparse.Namespace) -> int:
-    return convert_record(args.file, args.to, args.from_case, args.suite, args.ruleset, args.output)
+    return convert_record(args.file, args.to, args.from_case, args.suite, args.ruleset, args.output, args.force)
 
 
 def convert_record(
-    file: str | None, to: str, from_case: str | None, suite: str | None, ruleset: str | None, output: str | None
+    file: str | None,
+    to: str,
+    from_case: str | None,
+    suite: str | None,
+    ruleset: str | None,
+    output: str | None,
+    force: bool = False,
 ) -> int:
     from ..audit.record import dump_record, load_record, record_from_case
 
@@ -115,7 +125,7 @@ def convert_record(
         print("vitou: give a RECORD file or --from-case ID", file=sys.stderr)
         return 2
     text = dump_record(data, to)
-    emit(text, output)
+    emit(text, output, force=force)
     return 0
 
 
@@ -150,6 +160,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         fmt=args.format,
         compare_ruleset=args.compare_ruleset,
         output=args.output,
+        force=args.force,
     )
 
 
@@ -163,6 +174,7 @@ def audit_record(
     fmt: str,
     compare_ruleset: str | None,
     output: str | None = None,
+    force: bool = False,
 ) -> int:
     from ..audit.audit import audit, position_before
     from ..audit.record import load_record
@@ -182,7 +194,7 @@ def audit_record(
         other = load_ruleset(compare_ruleset)
         compared = compare(record, rules, other, lang)
         text = compare_text(compared, rules, other, lang, markdown=fmt == "markdown")
-        emit(json_text(compared) if fmt == "json" else text, output)
+        emit(json_text(compared) if fmt == "json" else text, output, force=force)
         return 0 if not compared["divergences"] else 1
     if at is not None:
         if not 1 <= at <= len(record.actions) + 1:
@@ -190,27 +202,27 @@ def audit_record(
             return 2
         pos, _ = position_before(record, rules, at)
         if fmt == "json":
-            emit(json_text(position_json(rules, pos, at, lang)), output)
+            emit(json_text(position_json(rules, pos, at, lang)), output, force=force)
         else:
-            emit(position_text(rules, pos, at, lang, markdown=fmt == "markdown"), output)
+            emit(position_text(rules, pos, at, lang, markdown=fmt == "markdown"), output, force=force)
         return 0
     result = audit(record, rules, go_on)
     if fmt == "json":
-        emit(json_text(audit_json(result, lang)), output)
+        emit(json_text(audit_json(result, lang)), output, force=force)
     elif fmt == "html":
         from ..audit.auditpage import page
 
-        emit(page(result, lang), output)
+        emit(page(result, lang), output, force=force)
     else:
-        emit(audit_text(result, lang, markdown=fmt == "markdown"), output)
+        emit(audit_text(result, lang, markdown=fmt == "markdown"), output, force=force)
     return 0 if all(r.legal for r in result.rulings) else 1
 
 
 def cmd_rulebook(args: argparse.Namespace) -> int:
-    return rulebook(args.ruleset, args.lang, args.format, args.suite, args.output)
+    return rulebook(args.ruleset, args.lang, args.format, args.suite, args.output, args.force)
 
 
-def rulebook(ruleset: str, lang: str, fmt: str, suite: str | None, output: str | None) -> int:
+def rulebook(ruleset: str, lang: str, fmt: str, suite: str | None, output: str | None, force: bool = False) -> int:
     from ..rulebook.book import build, markdown
     from ..rulebook.page import page
     from ..rules.registry import load_ruleset
@@ -218,7 +230,7 @@ def rulebook(ruleset: str, lang: str, fmt: str, suite: str | None, output: str |
     rules = load_ruleset(ruleset)
     book = build(rules, lang, suite)
     text = page(book) if fmt == "html" else markdown(book)
-    emit(text, output)
+    emit(text, output, force=force)
     return 0
 
 

@@ -124,12 +124,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse has printed its message
         return int(exc.code) if isinstance(exc.code, int) else 2
     run: Command = args.run
-    output = getattr(args, "output", None)
-    if output is not None:  # a generated document may replace its earlier self, but must have somewhere to go
-        problem = _out.file_problem(output, "--output", overwrite_ok=True)
-        if problem is not None:
-            print(f"vitou: {problem}", file=sys.stderr)
-            return 2
+    problem = _output_problem(args)
+    if problem is not None:
+        print(f"vitou: {problem}", file=sys.stderr)
+        return 2
     _terminate_cleanly()
     try:
         return run(args)
@@ -150,6 +148,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"vitou: internal error: {type(exc).__name__}: {exc} (set VITOU_DEBUG=1 for details)", file=sys.stderr)
         return 3
+
+
+# The options that name files a command reads: its --output may be none of them.
+INPUTS = ("file", "record", "files", "ruleset", "compare_ruleset", "suite", "merge", "rules", "rulebook")
+
+
+def _output_problem(args: argparse.Namespace) -> str | None:
+    """Why ``--output`` cannot be written, checked before any work: a file there is replaced only with
+    ``--force``, and an input never is, ``--force`` or not (it would be lost before it is read)."""
+    output = getattr(args, "output", None)
+    if output is None:
+        return None
+    inputs: list[str] = []
+    for name in INPUTS:
+        value = getattr(args, name, None)
+        inputs.extend([value] if isinstance(value, str) else value if isinstance(value, list) else [])
+    clash = _out.input_clash(output, inputs, "--output")
+    return clash or _out.file_problem(output, "--output", force=bool(getattr(args, "force", False)))
 
 
 def _terminate_cleanly() -> None:

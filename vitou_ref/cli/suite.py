@@ -39,6 +39,11 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     fexport.add_argument("--suite", metavar="DIR", help="a directory or file of cases (default: the bundled suite)")
     fexport.add_argument("--format", choices=("json",), default="json", help="the document's format (default: json)")
     fexport.add_argument("--output", "-o", metavar="FILE", help="write here instead of standard output")
+    fexport.add_argument(
+        "--force",
+        action="store_true",
+        help="replace the --output file if it exists (a link there is replaced, never its target)",
+    )
     fexport.set_defaults(run=cmd_fixtures_export)
 
 
@@ -80,15 +85,15 @@ def fixtures_check(
 
 
 def cmd_fixtures_export(args: argparse.Namespace) -> int:
-    return fixtures_export(args.suite, args.output)
+    return fixtures_export(args.suite, args.output, args.force)
 
 
-def fixtures_export(suite: str | None, output: str | None) -> int:
+def fixtures_export(suite: str | None, output: str | None, force: bool = False) -> int:
     from ..kit.export import export_suite
     from ..present.escape import json_dumps
 
     text = json_dumps(export_suite(suite), indent=1) + "\n"  # a suite's texts come from its files
-    emit(text, output)
+    emit(text, output, force=force)
     return 0
 
 
