@@ -13,6 +13,7 @@ from .._version import __version__
 from ..kit import outpaths as _out
 from ..rules.errors import InputError, SetupError, VitouError
 from . import adapter, audit, bench, certify, completion, hunt, report, sim, spec, suite
+from . import stop as _stop
 
 # Each group module imports only argparse and cheap modules at its top, and
 # what a command needs inside the function that runs it: building the parser
@@ -117,8 +118,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return build_parser().parse_args(argv)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the vitou command; return its exit status (0 ok, 1 a negative verdict, 2 unusable input)."""
+def main(argv: Sequence[str] | None = None, *, last: bool = False) -> int:
+    """Run the vitou command; return its exit status (0 ok, 1 a negative verdict, 2 unusable input).
+
+    ``last``: the process ends when it returns (the ``vitou`` command), so a
+    signal after the command ends it at once instead of giving back the
+    handlers there were before.
+    """
     try:
         args = parse_args(argv)
     except SystemExit as exc:  # argparse has printed its message
@@ -128,7 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if problem is not None:
         print(f"vitou: {problem}", file=sys.stderr)
         return 2
-    _terminate_cleanly()
+    restore = _stop.install()
     try:
         return run(args)
     except InputError as exc:
@@ -140,14 +146,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
-    except KeyboardInterrupt:
-        print("vitou: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM, once the command's finally blocks have run
+        status, word = _stop.status(exc)
+        print(f"vitou: {word}", file=sys.stderr)
+        return status
     except Exception as exc:
         if os.environ.get("VITOU_DEBUG"):
             raise
         print(f"vitou: internal error: {type(exc).__name__}: {exc} (set VITOU_DEBUG=1 for details)", file=sys.stderr)
         return 3
+    finally:
+        if last:
+            _stop.exit_at_once()
+        else:  # called in a program (a test): its own handlers come back
+            restore()
 
 
 # The options that name files a command reads: its --output may be none of them.
@@ -168,20 +180,8 @@ def _output_problem(args: argparse.Namespace) -> str | None:
     return clash or _out.file_problem(output, "--output", force=bool(getattr(args, "force", False)))
 
 
-def _terminate_cleanly() -> None:
-    """SIGTERM ends the command through its ``finally`` blocks, so implementations it started end with it."""
-    import signal
-    import threading
-
-    def stop(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, stop)
-
-
 def console() -> None:
-    sys.exit(main())
+    sys.exit(main(last=True))
 
 
 __all__ = ["build_parser", "console", "main", "shipped_by_file", "version_text"]
