@@ -167,7 +167,7 @@ def _add_mutants(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     mut.add_argument(
         "--format", choices=("text", "json", "markdown"), default="text", help="output format (default: text)"
     )
-    mut.add_argument("--suite", metavar="DIR", help="the suite to score (default: the bundled one)")
+    mut.add_argument("--suite", metavar="DIR|NAME", help="the suite to score; " + _o.SUITE_HELP)
     mut.add_argument("--progress", action="store_true", help=PROGRESS_HELP)
     mut.set_defaults(run=cmd_mutants)
 

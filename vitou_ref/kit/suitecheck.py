@@ -171,12 +171,11 @@ def _legal_before(response: dict[str, Any], step: int) -> Any:
 
 def load_unreachable(path: str | None) -> dict[str, dict[tuple[str, str], str]]:
     """The items a suite declares out of reach, per ruleset: conformance/coverage.yaml beside its cases."""
-    from pathlib import Path
 
     from ..rules.yamlsafe import load_path
-    from .suite import default_suite_dir
+    from .suite import suite_root
 
-    root = Path(path) if path else default_suite_dir()
+    root = suite_root(path or None)
     base = root.parent if root.is_file() or root.name == "cases" else root
     file = base / "coverage.yaml"
     if not file.exists():
