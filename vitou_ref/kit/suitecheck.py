@@ -96,7 +96,9 @@ def check_suite(
     except InputError as exc:
         report.problems.extend(exc.problems)
         return report
-    names = rulesets or suite.rulesets()
+    # A ruleset asked for by name is one the suite or the run knows (UnknownRuleset, listing them, otherwise: a
+    # usage error, not a finding), by its full name: a bare id is its latest version, as in certify.
+    names = list(dict.fromkeys(suite.resolve(r, extra or {}) for r in rulesets)) if rulesets else suite.rulesets()
     loaded: dict[str, Ruleset] = {}
     for name in names:
         if extra and name in extra:
