@@ -6,6 +6,7 @@ import argparse
 import re
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 from .._version import __version__
 
@@ -83,6 +84,23 @@ def _value(action: argparse.Action) -> str | None:
     return "file" if not action.option_strings else "any"
 
 
+def shipped_by_file() -> tuple[list[str], list[str]]:
+    """The shipped rules and profiles by name, from their files' names (``vitou-2p-1.0.0.yaml``: ``vitou-2p/1.0.0``).
+
+    The registry reads each file's header, which takes YAML; a test holds the
+    two to the same names.
+    """
+    from ..rules.data import data_dir
+
+    spec = data_dir("spec")
+
+    def names(directory: Path) -> list[str]:
+        stems = sorted(p.name.removesuffix(".yaml") for p in directory.glob("*.yaml"))
+        return ["/".join(stem.rsplit("-", 1)) for stem in stems]
+
+    return names(spec), names(spec / "profiles")
+
+
 # The options whose values may be names vitou ships, by dest: the names are offered with the files.
 NAMED = {"ruleset": "rulesets", "compare_ruleset": "rulesets", "suite": "suites", "dispute": "disputes"}
 
@@ -91,7 +109,6 @@ def shipped_names() -> dict[str, tuple[str, ...]]:
     """The rulesets (each id, and each id/version), the suites and the disputes vitou ships, from file names alone."""
     from ..kit.suite import SHIPPED_SUITES
     from ..rules.data import data_dir
-    from .main import shipped_by_file
 
     rules, profiles = shipped_by_file()
     full = [*rules, *profiles]

@@ -6,7 +6,6 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 from .._version import __version__
@@ -14,6 +13,7 @@ from ..kit import outpaths as _out
 from ..rules.errors import InputError, SetupError, VitouError
 from . import adapter, audit, bench, certify, completion, hunt, report, sim, spec, suite
 from . import stop as _stop
+from .completion import shipped_by_file
 
 # Each group module imports only argparse and cheap modules at its top, and
 # what a command needs inside the function that runs it: building the parser
@@ -82,23 +82,6 @@ def version_text() -> str:
     except VitouError as exc:  # an installation without its data still says its version
         spec = str(exc)
     return f"vitou {__version__}\nspec: {spec}\nprotocol: {PROTOCOL}.{PROTOCOL_MINOR}\n"
-
-
-def shipped_by_file() -> tuple[list[str], list[str]]:
-    """The shipped rules and profiles by name, from their files' names (``vitou-2p-1.0.0.yaml``: ``vitou-2p/1.0.0``).
-
-    The registry reads each file's header, which takes YAML; a test holds the
-    two to the same names.
-    """
-    from ..rules.data import data_dir
-
-    spec = data_dir("spec")
-
-    def names(directory: Path) -> list[str]:
-        stems = sorted(p.name.removesuffix(".yaml") for p in directory.glob("*.yaml"))
-        return ["/".join(stem.rsplit("-", 1)) for stem in stems]
-
-    return names(spec), names(spec / "profiles")
 
 
 def _in_order(sub: argparse._SubParsersAction[argparse.ArgumentParser], names: Sequence[str]) -> None:
