@@ -39,7 +39,7 @@ FACTS = """(() => {
 
 def _audit_page(directory: Path, lang: str, record: Path = REFUSAL) -> Path:
     out = directory / f"audit-{lang}.html"
-    assert main(["audit", str(record), "--lang", lang, "--format", "html", "--output", str(out)]) == 1
+    assert main(["audit", str(record), "--lang", lang, "--format", "html", "--output", str(out), "--force"]) == 1
     return out
 
 

@@ -46,5 +46,5 @@ def test_the_console_script_runs_without_a_traceback() -> None:
         timeout=60,
     )
     assert proc.returncode == 2  # a file that cannot be read gets no verdict: unusable input, as everywhere
-    assert "FILE_UNREADABLE" in proc.stdout
+    assert "FILE_UNREADABLE" in proc.stderr and proc.stdout == ""  # what went wrong is no finding: stderr
     assert "Traceback" not in proc.stderr + proc.stdout

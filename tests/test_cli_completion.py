@@ -67,6 +67,12 @@ BASH_CASES = [
     (["vitou", "certify", "--ruleset", "vitou", "--max-"], {"--max-restarts"}),  # an option's value is skipped
     (["vitou", "audit", "--format", "=", "h"], {"html"}),  # --format=h, split by bash at the '='
     (["vitou", "completion", ""], {"bash", "zsh", "fish"}),
+    # The shipped rulesets, by id and by id/version, with the files (a rules file of one's own).
+    (["vitou", "audit", "rec.yaml", "--ruleset", "vitou-2"], {"vitou-2p", "vitou-2p/1.0.0"}),
+    (["vitou", "certify", "--ruleset", "le"], {"le-truc", "le-truc/1.0.0"}),
+    (["vitou", "simulate", "--ruleset", "vitou/"], {"vitou/1.0.0", "vitou/1.1.0"}),
+    (["vitou", "fixtures", "check", "--suite", "se"], {"settings"}),
+    (["vitou", "audit", "--dispute", "03"], {"03-raise-from-last"}),
 ]
 
 
@@ -106,6 +112,9 @@ def test_sourcing_the_zsh_script_registers_the_completion(capsys: pytest.Capture
         ("vitou spec check --format ", {"text", "json"}),
         ("vitou fixtures check --rules x --f", {"--format"}),
         ("vitou completion ", {"bash", "zsh", "fish"}),
+        ("vitou simulate --ruleset vitou-2", {"vitou-2p", "vitou-2p/1.0.0"}),
+        ("vitou certify --ruleset le", {"le-truc", "le-truc/1.0.0"}),
+        ("vitou rulebook --suite se", {"settings"}),
     ],
 )
 def test_fish_completes_commands_options_and_values(
@@ -118,3 +127,10 @@ def test_fish_completes_commands_options_and_values(
     assert proc.returncode == 0, proc.stderr
     got = {row.split("\t")[0] for row in proc.stdout.splitlines()}
     assert offered <= got, got
+
+
+def test_zsh_offers_the_shipped_rulesets_with_the_files(capsys: pytest.CaptureFixture[str]) -> None:
+    text = script(capsys, "zsh")
+    specs = [line for line in text.splitlines() if "'--ruleset=[" in line]
+    assert specs and all("{compadd -- " in s and " vitou-2p " in s and " vitou/1.0.0" in s for s in specs), specs
+    assert any("; _files}'" in s for s in specs), specs  # with the files, where a file may be given

@@ -670,6 +670,9 @@ def test_an_output_file_replaces_a_link_and_never_writes_its_target(tmp_path: Pa
     link = tmp_path / "out.txt"
     link.symlink_to(victim)
     status, output = run([*argv, "-o", str(link)])
+    assert status == 2 and "--force" in output, output  # a link is something there: kept without --force
+    assert link.is_symlink()
+    status, output = run([*argv, "-o", str(link), "--force"])
     assert status == 0, output
     assert victim.read_text(encoding="utf-8") == "precious\n"
     assert not link.is_symlink() and link.stat().st_size > 0
@@ -733,7 +736,7 @@ def _well_formed(fmt: str, out: str) -> None:
 def _outputs(tmp_path: Path, argv: list[str], formats: tuple[str, ...], status: int) -> None:
     for fmt in formats:
         out = tmp_path / f"out.{fmt}"
-        assert main([*argv, "--format", fmt, "--output", str(out)]) == status, fmt
+        assert main([*argv, "--format", fmt, "--output", str(out), "--force"]) == status, fmt  # the last run's
         _well_formed(fmt, out.read_text(encoding="utf-8"))
 
 

@@ -72,8 +72,9 @@ def test_the_line_counts_failures_rewrites_itself_and_fits_the_terminal() -> Non
     with ProgressLine("certify", 3, unit="cases", stream=stream) as line:
         line.advance()
         line.advance(failed=True)  # a new failure is shown at once, whatever the time since the last redraw
-        assert stream.getvalue().split("\r")[-1] == "certify: 2/3 cases (66%), 1 failed"
-    assert stream.getvalue().endswith("\r" + " " * len("certify: 2/3 cases (66%), 1 failed") + "\r")
+        shown = stream.getvalue().split("\r")[-1]
+        assert shown == "certify: 2/3 cases (66%), 1 failed, 0:00 elapsed"
+    assert stream.getvalue().endswith("\r" + " " * len(shown) + "\r")
 
 
 def test_forced_progress_without_a_terminal_writes_whole_lines_and_keeps_the_last() -> None:
@@ -83,8 +84,8 @@ def test_forced_progress_without_a_terminal_writes_whole_lines_and_keeps_the_las
             line.advance()
     lines = stream.getvalue().splitlines()
     assert "\r" not in stream.getvalue()
-    assert lines[0] == "fuzz vitou/1.1.0: 1/10 matches (10%), 0 diverged"
-    assert lines[-1] == "fuzz vitou/1.1.0: 10/10 matches (100%), 0 diverged"
+    assert lines[0] == "fuzz vitou/1.1.0: 1/10 matches (10%), 0 diverged, 0:00 elapsed"
+    assert lines[-1] == "fuzz vitou/1.1.0: 10/10 matches (100%), 0 diverged, 0:00 elapsed"
 
 
 def test_nothing_is_written_to_a_stream_that_is_not_a_terminal() -> None:
@@ -92,3 +93,21 @@ def test_nothing_is_written_to_a_stream_that_is_not_a_terminal() -> None:
     with ProgressLine("mutants", 2, unit="mutants", stream=stream) as line:
         line.advance(failed=True)
     assert stream.getvalue() == ""
+
+
+def test_the_line_shows_the_time_gone_and_the_time_left_at_the_pace_so_far() -> None:
+    now = [100.0]
+    stream = _Terminal()
+    line = ProgressLine("certify", 300, unit="cases", stream=stream, clock=lambda: now[0])
+    assert line.text() == "certify: 0/300 cases (0%), 0 failed, 0:00 elapsed"  # nothing done: no estimate yet
+    now[0] += 12.0
+    line.update(40)
+    # 40 cases in 12 s: 0.3 s a case, and 260 left: 78 s, 1:18.
+    assert line.text() == "certify: 40/300 cases (13%), 0 failed, 0:12 elapsed, 1:18 left"
+    now[0] += 3600.0 - 12.0 + 5.0
+    line.update(299)
+    # 299 cases in 3605 s: the one left takes 3605/299 = 12.06 s, 0:12.
+    assert line.text() == "certify: 299/300 cases (99%), 0 failed, 1:00:05 elapsed, 0:12 left"
+    line.update(300)
+    assert line.text() == "certify: 300/300 cases (100%), 0 failed, 1:00:05 elapsed"
+    line.close()

@@ -98,7 +98,7 @@ def test_json_output_is_data(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 
 def test_a_missing_file_is_reported_not_raised(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["spec", "check", "no/such/file.yaml"]) == 2  # no verdict on a file that cannot be read
-    assert "FILE_UNREADABLE" in capsys.readouterr().out
+    assert "FILE_UNREADABLE" in capsys.readouterr().err  # what went wrong is no finding: stderr
 
 
 def test_the_quick_rules_validation_gives_the_full_verdict() -> None:

@@ -203,12 +203,28 @@ def bench(seconds: float, seed: int) -> float:
     return hands / (time.perf_counter() - start)
 
 
-def main() -> int:
+def _arguments(argv: list[str]) -> tuple[float, int]:
+    """SECONDS and REPEAT from the command line; usage (exit 0 for --help, 2 for a bad value) otherwise."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python tools/handwritten_engine.py",
+        description="Time the hand-written Vitou 1.0 engine and the data-driven interpreter on the same random "
+        "matches, interleaved, and print both rates and their ratio.",
+    )
+    parser.add_argument("seconds", nargs="?", type=float, default=2.0, help="seconds per timing (default 2)")
+    parser.add_argument("repeat", nargs="?", type=int, default=5, help="timings of each engine (default 5)")
+    args = parser.parse_args(argv)
+    if not args.seconds > 0 or args.repeat < 1:
+        parser.error("SECONDS must be above zero and REPEAT at least 1")
+    return args.seconds, args.repeat
+
+
+def main(argv: list[str] | None = None) -> int:
     from vitou_ref import load_ruleset
     from vitou_ref.hunt.bench import bench_engine
 
-    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 2.0
-    repeat = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    seconds, repeat = _arguments(sys.argv[1:] if argv is None else argv)
     hand_rates, ref_rates = [], []
     rules = load_ruleset("vitou/1.0.0")
     for r in range(repeat):  # interleaved, so that both see the same machine

@@ -33,7 +33,7 @@ if [ "$status" -gt 1 ]; then
     exit "$status"
 fi
 
-$VITOU report --format html -o "$out/report.html" "$out/report.jsonl"
+$VITOU report --format html --force -o "$out/report.html" "$out/report.jsonl"  # the page of the last run
 $VITOU report --badge "$out/badges" "$out/report.jsonl" >/dev/null
 
 if [ -f "$last" ]; then

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 from typing import TYPE_CHECKING
 
@@ -13,6 +14,7 @@ if TYPE_CHECKING:
     from ..kit.fixtures import Case
 
 LANGS = ("en", "fr", "pt", "ru")
+FORCE_HELP = "replace the --output file if it exists (a link there is replaced, never its target)"
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -30,11 +32,10 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="write the record as YAML or JSON, or only its actions in the notation (default: yaml)",
     )
     rec.add_argument("--from-case", metavar="ID", help="a conformance case id (see --suite, --ruleset)")
-    rec.add_argument(
-        "--suite", metavar="DIR", help="for --from-case: a directory or file of cases (default: the bundled suite)"
-    )
+    rec.add_argument("--suite", metavar="DIR|NAME", help="for --from-case: " + _o.SUITE_HELP)
     rec.add_argument("--ruleset", metavar="ID", help="for --from-case: the ruleset (default: the case's first)")
     rec.add_argument("--output", "-o", metavar="FILE", help="write here instead of standard output")
+    rec.add_argument("--force", action="store_true", help=FORCE_HELP)
     rec.set_defaults(run=cmd_record)
 
     aud = sub.add_parser(
@@ -43,7 +44,16 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         description="Replay a record under its ruleset: each action legal or not, the error code, the clause and "
         "its wording, the reason in this position, and what followed.",
     )
-    aud.add_argument("record", metavar="RECORD", help="the record to replay: YAML or JSON")
+    aud.add_argument("record", nargs="?", metavar="RECORD", help="the record to replay: YAML or JSON")
+    aud.add_argument(
+        "--dispute",
+        metavar="ID",
+        help="replay a dispute vitou ships instead of a RECORD file, by its number (03) or name "
+        "(03-raise-from-last); see --list-disputes",
+    )
+    aud.add_argument(
+        "--list-disputes", action="store_true", help="list the disputes vitou ships, with what each is about"
+    )
     aud.add_argument("--ruleset", metavar="ID|FILE", help="replay under this ruleset instead of the record's")
     aud.add_argument(
         "--continue", dest="go_on", action="store_true", help="go on after an illegal action, treating it as not made"
@@ -57,6 +67,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="output format; html: one standalone, printable page of the rulings (default: text)",
     )
     aud.add_argument("--output", "-o", metavar="FILE", help="write here instead of standard output")
+    aud.add_argument("--force", action="store_true", help=FORCE_HELP)
     aud.add_argument(
         "--compare-ruleset", metavar="OTHER", help="replay under this ruleset too and show where the rulings part"
     )
@@ -79,17 +90,24 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         default="markdown",
         help="markdown, or html: one standalone page (default: markdown)",
     )
-    book.add_argument("--suite", metavar="DIR", help="take the worked examples from this suite")
+    book.add_argument("--suite", metavar="DIR|NAME", help="take the worked examples from this suite: " + _o.SUITE_HELP)
     book.add_argument("--output", "-o", metavar="FILE", help="write here instead of standard output")
+    book.add_argument("--force", action="store_true", help=FORCE_HELP)
     book.set_defaults(run=cmd_rulebook)
 
 
 def cmd_record(args: argparse.Namespace) -> int:
-    return convert_record(args.file, args.to, args.from_case, args.suite, args.ruleset, args.output)
+    return convert_record(args.file, args.to, args.from_case, args.suite, args.ruleset, args.output, args.force)
 
 
 def convert_record(
-    file: str | None, to: str, from_case: str | None, suite: str | None, ruleset: str | None, output: str | None
+    file: str | None,
+    to: str,
+    from_case: str | None,
+    suite: str | None,
+    ruleset: str | None,
+    output: str | None,
+    force: bool = False,
 ) -> int:
     from ..audit.record import dump_record, load_record, record_from_case
 
@@ -115,7 +133,7 @@ def convert_record(
         print("vitou: give a RECORD file or --from-case ID", file=sys.stderr)
         return 2
     text = dump_record(data, to)
-    emit(text, output)
+    emit(text, output, force=force)
     return 0
 
 
@@ -141,8 +159,13 @@ def _case_ruleset(case: Case, asked: str, names: list[str]) -> str:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
+    if args.list_disputes:
+        return list_disputes()
+    if (args.record is None) == (args.dispute is None):
+        print("vitou audit: give a RECORD file or --dispute ID (one of them)", file=sys.stderr)
+        return 2
     return audit_record(
-        args.record,
+        args.record if args.dispute is None else dispute_path(args.dispute),
         args.ruleset,
         go_on=args.go_on,
         at=args.at,
@@ -150,6 +173,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         fmt=args.format,
         compare_ruleset=args.compare_ruleset,
         output=args.output,
+        force=args.force,
     )
 
 
@@ -163,6 +187,7 @@ def audit_record(
     fmt: str,
     compare_ruleset: str | None,
     output: str | None = None,
+    force: bool = False,
 ) -> int:
     from ..audit.audit import audit, position_before
     from ..audit.record import load_record
@@ -182,7 +207,7 @@ def audit_record(
         other = load_ruleset(compare_ruleset)
         compared = compare(record, rules, other, lang)
         text = compare_text(compared, rules, other, lang, markdown=fmt == "markdown")
-        emit(json_text(compared) if fmt == "json" else text, output)
+        emit(json_text(compared) if fmt == "json" else text, output, force=force)
         return 0 if not compared["divergences"] else 1
     if at is not None:
         if not 1 <= at <= len(record.actions) + 1:
@@ -190,27 +215,61 @@ def audit_record(
             return 2
         pos, _ = position_before(record, rules, at)
         if fmt == "json":
-            emit(json_text(position_json(rules, pos, at, lang)), output)
+            emit(json_text(position_json(rules, pos, at, lang)), output, force=force)
         else:
-            emit(position_text(rules, pos, at, lang, markdown=fmt == "markdown"), output)
+            emit(position_text(rules, pos, at, lang, markdown=fmt == "markdown"), output, force=force)
         return 0
     result = audit(record, rules, go_on)
     if fmt == "json":
-        emit(json_text(audit_json(result, lang)), output)
+        emit(json_text(audit_json(result, lang)), output, force=force)
     elif fmt == "html":
         from ..audit.auditpage import page
 
-        emit(page(result, lang), output)
+        emit(page(result, lang), output, force=force)
     else:
-        emit(audit_text(result, lang, markdown=fmt == "markdown"), output)
+        emit(audit_text(result, lang, markdown=fmt == "markdown"), output, force=force)
     return 0 if all(r.legal for r in result.rulings) else 1
 
 
+def _disputes() -> dict[str, str]:
+    """The shipped disputes: each file's name without .yaml, and its path."""
+    from ..rules.data import data_dir
+
+    directory = data_dir("conformance") / "disputes"
+    return {p.stem: str(p) for p in sorted(directory.glob("*.yaml")) if p.name != "expected.yaml"}
+
+
+def dispute_path(ref: str) -> str:
+    """The file of a shipped dispute, by name (``03-raise-from-last``) or number (``03``, ``3``)."""
+    from ..rules.errors import InputError
+    from ..rules.problems import Problem
+
+    known = _disputes()
+    number = f"{int(ref):02d}" if ref.isdigit() else None
+    found = [path for stem, path in known.items() if ref == stem or number == stem.split("-", 1)[0]]
+    if len(found) != 1:
+        names = ", ".join(known)
+        raise InputError([Problem("DISPUTE_UNKNOWN", f"no shipped dispute {ref!r}; shipped: {names}", "--dispute")])
+    return found[0]
+
+
+def list_disputes() -> int:
+    """Each shipped dispute's name and the comment that opens its file: what it is about."""
+    from ..present.escape import text
+
+    for stem, path in _disputes().items():
+        with open(path, encoding="utf-8") as fh:
+            lines = list(itertools.takewhile(lambda line: line.startswith("#"), fh))
+        about = " ".join(line.lstrip("#").strip() for line in lines)
+        print(f"{stem}  {text(about, 110)}".rstrip())
+    return 0
+
+
 def cmd_rulebook(args: argparse.Namespace) -> int:
-    return rulebook(args.ruleset, args.lang, args.format, args.suite, args.output)
+    return rulebook(args.ruleset, args.lang, args.format, args.suite, args.output, args.force)
 
 
-def rulebook(ruleset: str, lang: str, fmt: str, suite: str | None, output: str | None) -> int:
+def rulebook(ruleset: str, lang: str, fmt: str, suite: str | None, output: str | None, force: bool = False) -> int:
     from ..rulebook.book import build, markdown
     from ..rulebook.page import page
     from ..rules.registry import load_ruleset
@@ -218,7 +277,7 @@ def rulebook(ruleset: str, lang: str, fmt: str, suite: str | None, output: str |
     rules = load_ruleset(ruleset)
     book = build(rules, lang, suite)
     text = page(book) if fmt == "html" else markdown(book)
-    emit(text, output)
+    emit(text, output, force=force)
     return 0
 
 

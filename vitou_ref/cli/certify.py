@@ -45,13 +45,20 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="ruleset id or id/version (repeatable; 'all': every ruleset of the suite; default: vitou, the latest, "
         "or all when the suite has no case for it)",
     )
-    cert.add_argument("--suite", metavar="DIR", help="another directory or file of cases")
+    cert.add_argument("--suite", metavar="DIR|NAME", help=_o.SUITE_HELP)
     cert.add_argument("--only", action="append", metavar="IDS", help="case ids or globs, comma-separated (repeatable)")
     cert.add_argument("--expect", metavar="FILE", help="known failures: a YAML mapping of case id to reason")
     cert.add_argument("--report", metavar="FILE.jsonl", help="write a JSON-lines report as results arrive")
     cert.add_argument("--junit", metavar="FILE.xml", help="write a JUnit XML report")
     cert.add_argument(
         "--format", choices=("text", "json", "markdown"), default="text", help="output format (default: text)"
+    )
+    cert.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print only the verdicts, one line each (every ruleset's, and the protocol envelope's); "
+        "errors still go to stderr",
     )
     cert.add_argument("--save-failed", metavar="DIR", help="write each failing case as a standalone fixture")
     cert.add_argument(
@@ -92,6 +99,9 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 
 def cmd_certify(args: argparse.Namespace) -> int:
+    if args.quiet and args.format != "text":
+        print(f"vitou certify: --quiet is the short form of the text; --format {args.format} is whole", file=sys.stderr)
+        return 2
     return certify(
         args.impl,
         args.ruleset,
@@ -104,7 +114,7 @@ def cmd_certify(args: argparse.Namespace) -> int:
         start_timeout=args.start_timeout,
         max_restarts=args.max_restarts,
         validate_protocol=args.validate_protocol,
-        fmt=args.format,
+        fmt="quiet" if args.quiet else args.format,
         report=args.report,
         junit=args.junit,
         save_failed=args.save_failed,

@@ -98,7 +98,11 @@ def print_verdicts(fmt: str, run: Run, vs: list[Verdict]) -> None:
     from ..kit.verdicts import render_json, render_markdown, render_text
     from .output import json_text
 
-    if fmt == "json":
+    if fmt == "quiet":  # --quiet: the last lines of the text, the verdicts alone
+        from ..kit.verdicts import attribution
+
+        sys.stdout.write("".join(f"{v.line()}; {attribution(run, v)}\n" for v in vs))
+    elif fmt == "json":
         sys.stdout.write(json_text(render_json(run, vs)))
     elif fmt == "markdown":
         sys.stdout.write(render_markdown(run, vs))

@@ -6,6 +6,7 @@ import argparse
 import re
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 from .._version import __version__
 
@@ -44,6 +45,7 @@ class Option:
     value: str | None  # None: a flag; else "choice", "file", "dir" or "any"
     choices: tuple[str, ...]
     repeat: bool
+    names: tuple[str, ...] = ()  # offered besides the files or directories: the shipped rulesets, suites
 
 
 @dataclass(frozen=True)
@@ -82,8 +84,47 @@ def _value(action: argparse.Action) -> str | None:
     return "file" if not action.option_strings else "any"
 
 
-def command(parser: argparse.ArgumentParser, path: tuple[str, ...] = (), summary: str = "") -> Command:
-    """The command tree under ``parser``: what a completion script needs of it."""
+def shipped_by_file() -> tuple[list[str], list[str]]:
+    """The shipped rules and profiles by name, from their files' names (``vitou-2p-1.0.0.yaml``: ``vitou-2p/1.0.0``).
+
+    The registry reads each file's header, which takes YAML; a test holds the
+    two to the same names.
+    """
+    from ..rules.data import data_dir
+
+    spec = data_dir("spec")
+
+    def names(directory: Path) -> list[str]:
+        stems = sorted(p.name.removesuffix(".yaml") for p in directory.glob("*.yaml"))
+        return ["/".join(stem.rsplit("-", 1)) for stem in stems]
+
+    return names(spec), names(spec / "profiles")
+
+
+# The options whose values may be names vitou ships, by dest: the names are offered with the files.
+NAMED = {"ruleset": "rulesets", "compare_ruleset": "rulesets", "suite": "suites", "dispute": "disputes"}
+
+
+def shipped_names() -> dict[str, tuple[str, ...]]:
+    """The rulesets (each id, and each id/version), the suites and the disputes vitou ships, from file names alone."""
+    from ..kit.suite import SHIPPED_SUITES
+    from ..rules.data import data_dir
+
+    rules, profiles = shipped_by_file()
+    full = [*rules, *profiles]
+    ids = sorted({n.split("/", 1)[0] for n in full})
+    disputes = sorted(p.stem for p in (data_dir("conformance") / "disputes").glob("*-*.yaml"))
+    return {"rulesets": (*ids, *sorted(full)), "suites": tuple(SHIPPED_SUITES), "disputes": tuple(disputes)}
+
+
+def command(
+    parser: argparse.ArgumentParser,
+    path: tuple[str, ...] = (),
+    summary: str = "",
+    names: dict[str, tuple[str, ...]] | None = None,
+) -> Command:
+    """The command tree under ``parser``: what a completion script needs of it (``names``: see shipped_names)."""
+    names = names or {}
     formatter = parser._get_formatter()
     options: list[Option] = []
     operands: list[Option] = []
@@ -91,7 +132,7 @@ def command(parser: argparse.ArgumentParser, path: tuple[str, ...] = (), summary
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             helps = {a.dest: a.help for a in action._choices_actions}
-            children += [command(p, (*path, n), _text(helps.get(n))) for n, p in action.choices.items()]
+            children += [command(p, (*path, n), _text(helps.get(n)), names) for n, p in action.choices.items()]
             continue
         if action.help == argparse.SUPPRESS:
             continue
@@ -101,13 +142,20 @@ def command(parser: argparse.ArgumentParser, path: tuple[str, ...] = (), summary
             _value(action),
             tuple(str(c) for c in action.choices or ()),
             isinstance(action, argparse._AppendAction) or action.nargs in ("+", "*"),
+            names.get(NAMED.get(action.dest, ""), ()) if action.option_strings else (),
         )
         (options if action.option_strings else operands).append(item)
     return Command(path, summary or _text(parser.description), tuple(options), tuple(operands), tuple(children))
 
 
 def script(parser: argparse.ArgumentParser, shell: str) -> str:
-    tree = command(parser)
+    from ..rules.errors import VitouError
+
+    try:
+        names = shipped_names()
+    except VitouError:  # an installation without its data: files alone
+        names = {}
+    tree = command(parser, names=names)
     return {"bash": bash, "zsh": zsh, "fish": fish}[shell](tree)
 
 
@@ -129,7 +177,7 @@ def bash(tree: Command) -> str:
     for n in nodes:
         for o in n.options:
             if o.value is not None:
-                what = "choice " + " ".join(o.choices) if o.value == "choice" else o.value
+                what = "choice " + " ".join(o.choices) if o.value == "choice" else " ".join((o.value, *o.names))
                 pattern = "|".join(_sh(f"{n.name}|{f}") for f in o.flags)
                 values.append(f"        {pattern}) echo {_sh(what)} ;;")
     words = []
@@ -174,8 +222,9 @@ _BASH_MAIN = """_vitou() {
     if value=$(_vitou_value "$path" "$prev"); then
         case $value in
             choice\\ *) COMPREPLY=($(compgen -W "${value#choice }" -- "$cur")) ;;
-            dir) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
-            file) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
+            dir*) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -W "${value#dir}" -- "$cur") $(compgen -d -- "$cur")) ;;
+            file*) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -W "${value#file}" -- "$cur") $(compgen -f -- "$cur")) ;;
+            any\\ *) COMPREPLY=($(compgen -W "${value#any }" -- "$cur")) ;;
             *) COMPREPLY=() ;;
         esac
         return 0
@@ -208,7 +257,10 @@ def _zsh_help(text: str) -> str:
 def _zsh_action(o: Option) -> str:
     if o.value == "choice":
         return "(" + " ".join(re.sub(r"([\s()\\])", r"\\\1", c) for c in o.choices) + ")"
-    return {"file": "_files", "dir": "_files -/"}.get(o.value or "", " ")
+    files = {"file": "_files", "dir": "_files -/"}.get(o.value or "", "")
+    if o.names:  # names are ids, versions and dashes: nothing a shell or a spec would read
+        return "{compadd -- " + " ".join(o.names) + (f"; {files}" if files else "") + "}"
+    return files or " "
 
 
 def _zsh_option(o: Option) -> str:
@@ -299,8 +351,14 @@ def fish(tree: Command) -> str:
         lines += [f"complete -c vitou {at} -a {_fish(c.path[-1])} -d {_fish(c.help)}" for c in n.children]
         for o in n.options:
             flags = " ".join(f"-l {f[2:]}" if f.startswith("--") else f"-s {f[1:]}" for f in o.flags)
-            value = {None: "", "choice": f" -x -a {_fish(' '.join(o.choices))}", "file": " -r -F", "any": " -x"}
-            what = value.get(o.value, " -x -a '(__fish_complete_directories)'")
+            named = " ".join(o.names)
+            value = {
+                None: "",
+                "choice": f" -x -a {_fish(' '.join(o.choices))}",
+                "file": f" -r -F -a {_fish(named)}" if named else " -r -F",
+                "any": f" -x -a {_fish(named)}" if named else " -x",
+            }
+            what = value.get(o.value, f" -x -a {_fish((named + ' (__fish_complete_directories)').strip())}")
             lines.append(f"complete -c vitou {at} {flags}{what} -d {_fish(o.help)}")
         for o in n.operands:
             what = f"-a {_fish(' '.join(o.choices))}" if o.choices else "-F"
@@ -308,4 +366,4 @@ def fish(tree: Command) -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["SHELLS", "Command", "Option", "add_parsers", "command", "script"]
+__all__ = ["NAMED", "SHELLS", "Command", "Option", "add_parsers", "command", "script", "shipped_names"]

@@ -14,6 +14,7 @@ from ..kit import outpaths as _out
 from ..rules.errors import OutputFailed
 from . import limits as _limits
 from . import options as _o
+from . import stop as _stop
 from .output import print_json
 from .progress import HELP as PROGRESS_HELP
 from .progress import ProgressLine
@@ -166,7 +167,7 @@ def _add_mutants(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     mut.add_argument(
         "--format", choices=("text", "json", "markdown"), default="text", help="output format (default: text)"
     )
-    mut.add_argument("--suite", metavar="DIR", help="the suite to score (default: the bundled one)")
+    mut.add_argument("--suite", metavar="DIR|NAME", help="the suite to score; " + _o.SUITE_HELP)
     mut.add_argument("--progress", action="store_true", help=PROGRESS_HELP)
     mut.set_defaults(run=cmd_mutants)
 
@@ -247,6 +248,7 @@ def fuzz(
     line = ProgressLine(f"fuzz {rules.name}", examples, unit="matches", failed="diverged", force=progress)
 
     def note(matches: int, diverged: int) -> None:
+        _stop.check()  # after each match: a ^C lost inside hypothesis's gc callback stops the run all the same
         line.update(min(matches, examples), diverged)  # shrinking a divergence plays matches beyond the total
 
     fuzzer = Fuzzer(

@@ -6,13 +6,14 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 from .._version import __version__
 from ..kit import outpaths as _out
 from ..rules.errors import InputError, SetupError, VitouError
 from . import adapter, audit, bench, certify, completion, hunt, report, sim, spec, suite
+from . import stop as _stop
+from .completion import shipped_by_file
 
 # Each group module imports only argparse and cheap modules at its top, and
 # what a command needs inside the function that runs it: building the parser
@@ -83,23 +84,6 @@ def version_text() -> str:
     return f"vitou {__version__}\nspec: {spec}\nprotocol: {PROTOCOL}.{PROTOCOL_MINOR}\n"
 
 
-def shipped_by_file() -> tuple[list[str], list[str]]:
-    """The shipped rules and profiles by name, from their files' names (``vitou-2p-1.0.0.yaml``: ``vitou-2p/1.0.0``).
-
-    The registry reads each file's header, which takes YAML; a test holds the
-    two to the same names.
-    """
-    from ..rules.data import data_dir
-
-    spec = data_dir("spec")
-
-    def names(directory: Path) -> list[str]:
-        stems = sorted(p.name.removesuffix(".yaml") for p in directory.glob("*.yaml"))
-        return ["/".join(stem.rsplit("-", 1)) for stem in stems]
-
-    return names(spec), names(spec / "profiles")
-
-
 def _in_order(sub: argparse._SubParsersAction[argparse.ArgumentParser], names: Sequence[str]) -> None:
     """Lists the commands in ``names``' order, any other after them: the help's list and a usage error's choices."""
     rank = {n: i for i, n in enumerate(names)}
@@ -117,20 +101,23 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return build_parser().parse_args(argv)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the vitou command; return its exit status (0 ok, 1 a negative verdict, 2 unusable input)."""
+def main(argv: Sequence[str] | None = None, *, last: bool = False) -> int:
+    """Run the vitou command; return its exit status (0 ok, 1 a negative verdict, 2 unusable input).
+
+    ``last``: the process ends when it returns (the ``vitou`` command), so a
+    signal after the command ends it at once instead of giving back the
+    handlers there were before.
+    """
     try:
         args = parse_args(argv)
     except SystemExit as exc:  # argparse has printed its message
         return int(exc.code) if isinstance(exc.code, int) else 2
     run: Command = args.run
-    output = getattr(args, "output", None)
-    if output is not None:  # a generated document may replace its earlier self, but must have somewhere to go
-        problem = _out.file_problem(output, "--output", overwrite_ok=True)
-        if problem is not None:
-            print(f"vitou: {problem}", file=sys.stderr)
-            return 2
-    _terminate_cleanly()
+    problem = _output_problem(args)
+    if problem is not None:
+        print(f"vitou: {problem}", file=sys.stderr)
+        return 2
+    restore = _stop.install()
     try:
         return run(args)
     except InputError as exc:
@@ -142,30 +129,42 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
-    except KeyboardInterrupt:
-        print("vitou: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM, once the command's finally blocks have run
+        status, word = _stop.status(exc)
+        print(f"vitou: {word}", file=sys.stderr)
+        return status
     except Exception as exc:
         if os.environ.get("VITOU_DEBUG"):
             raise
         print(f"vitou: internal error: {type(exc).__name__}: {exc} (set VITOU_DEBUG=1 for details)", file=sys.stderr)
         return 3
+    finally:
+        if last:
+            _stop.exit_at_once()
+        else:  # called in a program (a test): its own handlers come back
+            restore()
 
 
-def _terminate_cleanly() -> None:
-    """SIGTERM ends the command through its ``finally`` blocks, so implementations it started end with it."""
-    import signal
-    import threading
+# The options that name files a command reads: its --output may be none of them.
+INPUTS = ("file", "record", "files", "ruleset", "compare_ruleset", "suite", "merge", "rules", "rulebook")
 
-    def stop(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
 
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, stop)
+def _output_problem(args: argparse.Namespace) -> str | None:
+    """Why ``--output`` cannot be written, checked before any work: a file there is replaced only with
+    ``--force``, and an input never is, ``--force`` or not (it would be lost before it is read)."""
+    output = getattr(args, "output", None)
+    if output is None:
+        return None
+    inputs: list[str] = []
+    for name in INPUTS:
+        value = getattr(args, name, None)
+        inputs.extend([value] if isinstance(value, str) else value if isinstance(value, list) else [])
+    clash = _out.input_clash(output, inputs, "--output")
+    return clash or _out.file_problem(output, "--output", force=bool(getattr(args, "force", False)))
 
 
 def console() -> None:
-    sys.exit(main())
+    sys.exit(main(last=True))
 
 
 __all__ = ["build_parser", "console", "main", "shipped_by_file", "version_text"]

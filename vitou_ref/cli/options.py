@@ -12,6 +12,14 @@ LEVEL_HELP = (
 )
 
 
+# --suite, for every command that reads cases: the shipped suites by name, for an installation without a checkout.
+SUITE_HELP = (
+    "a directory or file of cases, or a shipped suite by name: bundled (the default: conformance/cases) or "
+    "settings (the settings profiles' cases: conformance/settings); a name is never a path, ./settings is the "
+    "directory here"
+)
+
+
 def _number(text: str) -> float:
     try:
         value = float(text)

@@ -33,15 +33,21 @@ def print_json(obj: Any) -> None:
     sys.stdout.write(json_text(obj))
 
 
-def emit(text: str, output: str | None) -> None:
-    """Command output: to the --output file when given, to stdout otherwise."""
+def emit(text: str, output: str | None, *, force: bool = False) -> None:
+    """Command output: to the --output file when given, to stdout otherwise.
+
+    The file must be new unless ``force``: then it replaces what is there, a
+    link included (never its target). The path was checked before the work
+    began; a file that appeared since is refused all the same.
+    """
     if output:
+        from ..kit.outpaths import lost_write
         from ..rules.files import write_file
 
         try:
-            write_file(output, text, force=True)  # a document replaces its earlier self, never a link's target
+            write_file(output, text, force=force)
         except OSError as exc:
-            raise OutputFailed(f"--output: {output}: {exc.strerror or exc}") from None
+            raise OutputFailed(lost_write("--output", output, exc)) from None
     else:
         sys.stdout.write(text)
 

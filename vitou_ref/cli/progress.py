@@ -16,7 +16,10 @@ LOG_EVERY = 5.0  # seconds between lines in a log, with --progress
 
 
 class ProgressLine:
-    """``label: done/total unit (pct%), N failed``, for a run whose total is known.
+    """``label: done/total unit (pct%), N failed, 0:12 elapsed, 0:30 left``, for a run whose total is known.
+
+    What is left is estimated at the pace so far, once a second has gone
+    and something is done.
 
     On a terminal the line is rewritten with ``\\r`` and erased by ``close``,
     so that the output that follows starts on a clean line. With ``force``
@@ -34,6 +37,7 @@ class ProgressLine:
         failed: str | None = "failed",
         force: bool = False,
         stream: TextIO | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.terminal = _isatty(self.stream)
@@ -43,6 +47,8 @@ class ProgressLine:
         self._shown = ""  # what is on the terminal's line now
         self._last = float("-inf")
         self._lock = threading.Lock()
+        self._clock = clock
+        self._start = clock()
 
     def __enter__(self) -> ProgressLine:
         return self
@@ -67,6 +73,10 @@ class ProgressLine:
     def text(self) -> str:
         pct = f" ({100 * self.done // self.total}%)" if self.total and self.done <= self.total else ""
         tail = f", {self.failures} {self.failed}" if self.failed else ""
+        elapsed = max(0.0, self._clock() - self._start)
+        tail += f", {_clock_time(elapsed)} elapsed"
+        if elapsed >= 1.0 and 0 < self.done < self.total:
+            tail += f", {_clock_time(elapsed * (self.total - self.done) / self.done)} left"
         return f"{self.label}: {self.done}/{self.total} {self.unit}{pct}{tail}"
 
     def _write(self, text: str) -> None:
@@ -107,6 +117,13 @@ def certify_listener(line: ProgressLine, then: Callable[[str, Any], None] | None
             line.close()
 
     return listen
+
+
+def _clock_time(seconds: float) -> str:
+    """``m:ss``, or ``h:mm:ss`` from an hour."""
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 def _isatty(stream: TextIO) -> bool:

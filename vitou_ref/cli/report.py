@@ -7,7 +7,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from ..kit.outpaths import dir_problem, file_problem
+from ..kit.outpaths import dir_problem, file_problem, input_clash
 from ..rules.errors import InputError, OutputFailed
 from ..rules.problems import Problem
 from .output import emit
@@ -45,7 +45,10 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     rep.add_argument("--diff", action="store_true", help="compare two reports, OLD NEW, case by case")
     rep.add_argument("--badge", metavar="DIR", help="write a shields.io endpoint badge per implementation and ruleset")
     rep.add_argument(
-        "--force", action="store_true", help="compare reports of different suites or rules (kept apart, never merged)"
+        "--force",
+        action="store_true",
+        help="replace the --output file if it exists; and compare reports of different suites or rules "
+        "(kept apart, never merged)",
     )
     rep.set_defaults(run=cmd_report)
 
@@ -90,6 +93,12 @@ def _read(files: list[str], force: bool, doing: str) -> list[Report]:
     return reports
 
 
+def _file_problem(path: str, inputs: list[str], force: bool) -> str | None:
+    """Why ``--output`` cannot take the file: one of the reports read (never, even forced), or a file already there
+    (unless forced)."""
+    return input_clash(path, inputs, "--output") or file_problem(path, "--output", force=force)
+
+
 def _incomplete(reports: list[Report]) -> bool:
     """Each incomplete report said on stderr; True if there is one (the exit status is then 2)."""
     notices = [n for n in (r.notice() for r in reports) if n is not None]
@@ -104,7 +113,9 @@ def report(files: list[str], fmt: str, out: str | None, rulebook: str | None, fo
 
     page, make_dir = _target(out, fmt == "html")
     if out is not None:
-        problem = dir_problem(out, "--output") if make_dir else file_problem(out, "--output", overwrite_ok=True)
+        problem = dir_problem(out, "--output") if make_dir else None
+        if problem is None and page is not None and (not make_dir or os.path.isdir(out)):
+            problem = _file_problem(page, [*files, *([rulebook] if rulebook else [])], force)
         if problem is not None:
             return _usage(problem)
     if rulebook is not None and not os.path.isfile(rulebook):
@@ -116,7 +127,7 @@ def report(files: list[str], fmt: str, out: str | None, rulebook: str | None, fo
             os.makedirs(out, exist_ok=True)
         except OSError as exc:
             raise OutputFailed(f"--output: {out}: {exc.strerror or exc}") from None
-    emit(text, page)
+    emit(text, page, force=force)
     if page is not None:
         print(f"wrote {page}", file=sys.stderr)
     return 2 if _incomplete(reports) else 0
@@ -159,7 +170,7 @@ def report_diff(old: str, new: str, fmt: str, out: str | None, force: bool) -> i
     from ..results import diff as results_diff
 
     if out is not None:
-        problem = file_problem(out, "--output", overwrite_ok=True)
+        problem = _file_problem(out, [old, new], force)
         if problem is not None:
             return _usage(problem)
     if os.path.realpath(old) == os.path.realpath(new):
@@ -170,7 +181,7 @@ def report_diff(old: str, new: str, fmt: str, out: str | None, force: bool) -> i
         text = json_dumps(results_diff.render_json(d), indent=2, ascii=True) + "\n"
     else:
         text = results_diff.render_markdown(d) if fmt == "markdown" else results_diff.render_text(d)
-    emit(text, out)
+    emit(text, out, force=force)
     if _incomplete([before, after]):
         return 2
     return 1 if d.regressed else 0

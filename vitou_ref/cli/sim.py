@@ -79,7 +79,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="processes to play on, at most twice the cores; the same figures for any N (default: 1)",
     )
     sim.add_argument("--save", metavar="FILE", help="write the raw counts as JSON, for --merge (default: not saved)")
-    sim.add_argument("--force", action="store_true", help="replace the --save and --plot files if they exist")
+    sim.add_argument("--force", action="store_true", help="replace the --output, --save and --plot files if they exist")
     sim.add_argument(
         "--merge",
         nargs="+",
@@ -131,7 +131,7 @@ def _check(req: Request) -> None:
     import importlib.util
     import os
 
-    from ..kit.outpaths import file_problem
+    from ..kit.outpaths import file_problem, input_clash
 
     if req.merge:
         given = [option for name, option in PLAYED.items() if getattr(req, name) is not None]
@@ -145,8 +145,11 @@ def _check(req: Request) -> None:
             raise _bad("--plot", f"{req.plot}: the extension says the format: .png or .svg")
         if importlib.util.find_spec("matplotlib") is None:
             raise _bad("--plot", "charts need matplotlib, which is not installed: pip install 'vitou[plot]'")
+    inputs = [*(req.merge or []), *(req.rulesets or [])]
     for path, option in ((req.save, "--save"), (req.plot, "--plot")):
-        problem = None if path is None else file_problem(path, option, force=req.force)
+        problem = (
+            None if path is None else input_clash(path, inputs, option) or file_problem(path, option, force=req.force)
+        )
         if problem is not None:
             raise _bad(option, problem.removeprefix(f"{option}: "), "OUTPUT_PATH")
 
@@ -187,15 +190,15 @@ def simulate(req: Request) -> int:
 
         draw(rep, req.plot)
     if req.fmt == "json":
-        emit(json_text(rep), req.output)
+        emit(json_text(rep), req.output, force=req.force)
     elif req.fmt == "html":
         from ..sim.htmlout import page
 
-        emit(page(rep), req.output)
+        emit(page(rep), req.output, force=req.force)
     else:
         from ..sim.textout import render
 
-        emit(render(rep), req.output)
+        emit(render(rep), req.output, force=req.force)
     if req.save is not None:
         print(f"vitou: counts saved to {req.save}", file=sys.stderr)
     return 0

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from ..rules.plurals import counted
-from .output import check_status, print_json
+from .output import UNREADABLE, check_status, print_json
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -126,10 +126,11 @@ def spec_check(files: list[str], fmt: str) -> int:
                 print(
                     f"ok: {r.path}: {rs.name}, {len(rs.clauses)} clauses, {len(rs.errors)} error codes, {rs.content_hash}"
                 )
-            else:
+            else:  # a file that could not be read has no findings: what went wrong goes to stderr
+                out = sys.stderr if any(p.code in UNREADABLE for p in r.problems) else sys.stdout
                 for p in r.problems:
-                    print(str(p))
-                print(f"FAILED: {r.path}: {counted(len(r.problems), 'problem', 'problems')}")
+                    print(str(p), file=out)
+                print(f"FAILED: {r.path}: {counted(len(r.problems), 'problem', 'problems')}", file=out)
     return check_status(all(r.ok for r in results), (p.code for r in results for p in r.problems))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..rules.plurals import counted
+from . import options as _o
 from .output import check_status, emit, print_json
 
 
@@ -22,7 +23,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "every case passing on the reference, and coverage of the clauses, error codes and events. Exit status: "
         "0 valid, 1 a case fails or a problem is found, 2 the suite or one of its files cannot be read.",
     )
-    fcheck.add_argument("--suite", metavar="DIR", help="a directory or file of cases (default: the bundled suite)")
+    fcheck.add_argument("--suite", metavar="DIR|NAME", help=_o.SUITE_HELP)
     fcheck.add_argument("--ruleset", action="append", metavar="ID", help="check only these rulesets (repeatable)")
     fcheck.add_argument("--no-coverage", action="store_true", help="do not require full coverage")
     fcheck.add_argument(
@@ -36,9 +37,14 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         description="Write the whole suite as one JSON document: every case with its setup, actions and "
         "expected answers, for harnesses in other languages.",
     )
-    fexport.add_argument("--suite", metavar="DIR", help="a directory or file of cases (default: the bundled suite)")
+    fexport.add_argument("--suite", metavar="DIR|NAME", help=_o.SUITE_HELP)
     fexport.add_argument("--format", choices=("json",), default="json", help="the document's format (default: json)")
     fexport.add_argument("--output", "-o", metavar="FILE", help="write here instead of standard output")
+    fexport.add_argument(
+        "--force",
+        action="store_true",
+        help="replace the --output file if it exists (a link there is replaced, never its target)",
+    )
     fexport.set_defaults(run=cmd_fixtures_export)
 
 
@@ -80,15 +86,15 @@ def fixtures_check(
 
 
 def cmd_fixtures_export(args: argparse.Namespace) -> int:
-    return fixtures_export(args.suite, args.output)
+    return fixtures_export(args.suite, args.output, args.force)
 
 
-def fixtures_export(suite: str | None, output: str | None) -> int:
+def fixtures_export(suite: str | None, output: str | None, force: bool = False) -> int:
     from ..kit.export import export_suite
     from ..present.escape import json_dumps
 
     text = json_dumps(export_suite(suite), indent=1) + "\n"  # a suite's texts come from its files
-    emit(text, output)
+    emit(text, output, force=force)
     return 0
 
 

@@ -38,6 +38,18 @@ def file_problem(path: str, option: str, *, force: bool = False, overwrite_ok: b
     return None
 
 
+def input_clash(path: str, inputs: list[str], option: str) -> str | None:
+    """Why ``path`` must not be written: it is one of the command's ``inputs``, which would be lost, even with --force."""
+    for given in inputs:
+        try:
+            same = os.path.samefile(path, given)  # through links and other spellings of one file
+        except (OSError, ValueError):
+            continue  # one of them is not there (or not a path): they cannot be the same file
+        if same:
+            return f"{option}: {path} is also an input of the command ({given}); write the output elsewhere"
+    return None
+
+
 def dir_problem(path: str, option: str) -> str | None:
     """Why ``path`` cannot be (or become) a directory to write files in, or None."""
     if not path or not path.strip():

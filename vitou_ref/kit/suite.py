@@ -67,6 +67,22 @@ def default_suite_dir() -> Path:
     return data_dir("conformance") / "cases"
 
 
+# The suites vitou ships, by name, for an installation that has no checkout
+# to give a path into. A name is never a path, whatever the working
+# directory holds, as a ruleset's name (rules/registry.py): a directory of
+# cases called ``settings`` is ``./settings``.
+SHIPPED_SUITES = {"bundled": "cases", "settings": "settings"}
+
+
+def suite_root(ref: str | os.PathLike[str] | None) -> Path:
+    """The directory or file of a suite: the bundled one for None, a shipped one by name, else the path."""
+    if ref is None:
+        return default_suite_dir()
+    if isinstance(ref, str) and ref in SHIPPED_SUITES:
+        return data_dir("conformance") / SHIPPED_SUITES[ref]
+    return Path(os.fspath(ref))
+
+
 def _retired(root: Path) -> dict[str, str]:
     path = root / "retired.yaml"
     if not path.exists():
@@ -97,7 +113,7 @@ def suite_rules_files(path: str | os.PathLike[str] | None) -> list[str]:
 
 def load_suite(path: str | os.PathLike[str] | None = None) -> Suite:
     """Every case under a directory (or in one file): ids unique, none retired; InputError otherwise."""
-    root = Path(os.fspath(path)) if path is not None else default_suite_dir()
+    root = suite_root(path)
     if root.is_dir():
         own = root / RULESETS_DIR
         files = sorted(
@@ -112,7 +128,9 @@ def load_suite(path: str | os.PathLike[str] | None = None) -> Suite:
         rules_files = []
         base = root.parent
     else:
-        raise InputError([Problem("SUITE_MISSING", "no such file or directory", os.fspath(root))])
+        shipped = ", ".join(SHIPPED_SUITES)
+        why = f"no such file or directory (the shipped suites, by name: {shipped})"
+        raise InputError([Problem("SUITE_MISSING", why, os.fspath(root))])
     cases: list[Case] = []
     envelope: list[EnvelopeCase] = []
     problems: list[Problem] = []

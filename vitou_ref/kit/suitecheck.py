@@ -96,7 +96,9 @@ def check_suite(
     except InputError as exc:
         report.problems.extend(exc.problems)
         return report
-    names = rulesets or suite.rulesets()
+    # A ruleset asked for by name is one the suite or the run knows (UnknownRuleset, listing them, otherwise: a
+    # usage error, not a finding), by its full name: a bare id is its latest version, as in certify.
+    names = list(dict.fromkeys(suite.resolve(r, extra or {}) for r in rulesets)) if rulesets else suite.rulesets()
     loaded: dict[str, Ruleset] = {}
     for name in names:
         if extra and name in extra:
@@ -171,12 +173,11 @@ def _legal_before(response: dict[str, Any], step: int) -> Any:
 
 def load_unreachable(path: str | None) -> dict[str, dict[tuple[str, str], str]]:
     """The items a suite declares out of reach, per ruleset: conformance/coverage.yaml beside its cases."""
-    from pathlib import Path
 
     from ..rules.yamlsafe import load_path
-    from .suite import default_suite_dir
+    from .suite import suite_root
 
-    root = Path(path) if path else default_suite_dir()
+    root = suite_root(path or None)
     base = root.parent if root.is_file() or root.name == "cases" else root
     file = base / "coverage.yaml"
     if not file.exists():

@@ -123,8 +123,11 @@ def _where(err: jsonschema.ValidationError) -> tuple[object, ...]:
     # A rule without data is shown on the rule (data without a rule, on the clause).
     if _unbound_rule(err) is not None:
         return (*path, "rule")
-    # An unexpected key is best shown on its own line, not on its object's.
-    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+    # An unexpected key is best shown on its own line, not on its object's; but
+    # not at the top of the document, where the key is no place of its own (a
+    # game record given to spec check: its header is not in the rules, and
+    # "at /header" would send the reader into it).
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict) and path:
         schema = err.schema if isinstance(err.schema, dict) else {}
         allowed = set(schema.get("properties", {}))
         extra = [k for k in err.instance if k not in allowed]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import multiprocessing
@@ -130,10 +131,34 @@ def _in_processes(
                 if progress is not None:
                     progress(done)
         finished_ok = True
+    except BaseException:
+        _end_workers(pool)
+        raise
     finally:
         pool.shutdown(wait=finished_ok, cancel_futures=True)
     assert total is not None
     return total
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """The workers of a run that stops (^C, SIGTERM, an error) ended now.
+
+    They ignore ^C, and the pool would let each play its whole range, then
+    wait for them as the interpreter exits; and a signal to the parent alone
+    would leave them running after it. The pool has no public way to end
+    them before Python 3.14's terminate_workers.
+    """
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for p in processes:
+        with contextlib.suppress(Exception):  # already gone, or never started
+            p.terminate()
+    deadline = time.monotonic() + 2.0
+    for p in processes:
+        with contextlib.suppress(Exception):
+            p.join(max(0.0, deadline - time.monotonic()))
+            if p.is_alive():
+                p.kill()
+                p.join(1.0)
 
 
 def save(result: Result, path: str, *, force: bool) -> None:
