@@ -86,6 +86,16 @@ def test_a_shipped_dispute_is_audited_by_its_number_or_name(capsys: pytest.Captu
     assert main(["audit", "x.yaml", "--dispute", "03"]) == 2
 
 
+def test_a_shipped_dispute_is_named_as_in_a_checkout_not_by_where_it_is_installed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Fails before: the heading named the installed file's absolute path, a path of one machine.
+    assert main(["audit", "--dispute", "03"]) == 1
+    assert capsys.readouterr().out.splitlines()[0] == "Audit of conformance/disputes/03-raise-from-last.yaml"
+    assert main(["audit", "--dispute", "03", "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out)["record"] == "conformance/disputes/03-raise-from-last.yaml"
+
+
 def test_the_shipped_disputes_are_listed(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["audit", "--list-disputes"]) == 0
     lines = capsys.readouterr().out.splitlines()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import options as _o
@@ -164,9 +165,12 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if (args.record is None) == (args.dispute is None):
         print("vitou audit: give a RECORD file or --dispute ID (one of them)", file=sys.stderr)
         return 2
+    path = args.record if args.dispute is None else dispute_path(args.dispute)
     return audit_record(
-        args.record if args.dispute is None else dispute_path(args.dispute),
+        path,
         args.ruleset,
+        # A shipped dispute is named as in a checkout, never by where this installation keeps it.
+        name=None if args.dispute is None else f"conformance/disputes/{Path(path).name}",
         go_on=args.go_on,
         at=args.at,
         lang=args.lang,
@@ -188,10 +192,12 @@ def audit_record(
     compare_ruleset: str | None,
     output: str | None = None,
     force: bool = False,
+    name: str | None = None,
 ) -> int:
     from ..audit.audit import audit, position_before
-    from ..audit.record import load_record
+    from ..audit.record import MAX_RECORD_BYTES, read_record
     from ..audit.report import audit_json, audit_text, compare, compare_text, position_json, position_text
+    from ..rules.files import read_path
     from ..rules.registry import load_ruleset
 
     if fmt == "html" and (compare_ruleset or at is not None):
@@ -202,7 +208,7 @@ def audit_record(
         )
         return 2
     rules = load_ruleset(ruleset) if ruleset else None
-    record, rules = load_record(path, rules)
+    record, rules = read_record(read_path(path, max_bytes=MAX_RECORD_BYTES), name or path, rules)
     if compare_ruleset:
         other = load_ruleset(compare_ruleset)
         compared = compare(record, rules, other, lang)
