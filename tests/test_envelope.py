@@ -137,7 +137,9 @@ def test_a_case_that_would_stop_the_process_is_refused_where_it_is() -> None:
 
 
 def test_a_stop_line_is_the_last_of_its_case_and_only_a_stop_line_is_answered_by_an_exit() -> None:
-    (case,) = _load(HEAD + "    send:\n      - {text: '', answer: none}\n      - {json: {cmd: stop}, answer: {exit: 0}}\n")
+    (case,) = _load(
+        HEAD + "    send:\n      - {text: '', answer: none}\n      - {json: {cmd: stop}, answer: {exit: 0}}\n"
+    )
     assert isinstance(case, EnvelopeCase) and case.stops and case.lines[-1].exit_status == 0
     with pytest.raises(InputError) as info:
         _load(HEAD + "    send:\n      - {json: {cmd: stop}, answer: {exit: 0}}\n      - {text: '', answer: none}\n")

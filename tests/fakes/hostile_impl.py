@@ -672,7 +672,9 @@ MODES: dict[str, Mode] = {
     ),
     "serve_after_stop": Mode("ignores stop and keeps serving; exits 0 at the end of its input", keep_serving=True),
     "exit_1_at_stop": Mode("exits with status 1 at stop (and at the end of its input)", stop=lambda c: os._exit(1)),
-    "exit_255_at_stop": Mode("exits with status 255 at stop (and at the end of its input)", stop=lambda c: os._exit(255)),
+    "exit_255_at_stop": Mode(
+        "exits with status 255 at stop (and at the end of its input)", stop=lambda c: os._exit(255)
+    ),
     "handoff": Mode(
         "answers start, then forks: the parent exits, the child serves the rest on the same pipes", hello=handoff
     ),
