@@ -706,7 +706,9 @@ def _planted_run(tmp_path: Path, force: bool) -> tuple[subprocess.CompletedProce
 def test_a_link_planted_during_the_run_is_never_written_through(tmp_path: Path) -> None:
     got, paths, victim = _planted_run(tmp_path, force=False)
     assert got.returncode == 2, got.stdout + got.stderr  # an output lost is a run that could not be made whole
-    assert got.stdout.splitlines()[-1].startswith("NOT CONFORMANT vitou/1.1.0: 3/4 cases")  # the verdict, still
+    *_, rules, envelope = got.stdout.splitlines()  # the verdicts, still: the rules', then the envelope's (stop)
+    assert rules.startswith("NOT CONFORMANT vitou/1.1.0: 3/4 cases")
+    assert envelope.startswith("CONFORMANT envelope (protocol lines, under vitou/1.1.0): 1/1 cases")
     assert victim.read_text(encoding="utf-8") == "precious\n"
     for option, path in paths.items():
         assert path.is_symlink(), f"{option}: the planted link was replaced without --force"
