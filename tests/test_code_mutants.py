@@ -263,6 +263,26 @@ def test_the_score_counts_equivalents_apart_and_reports_a_listed_mutant_that_is_
     assert survivor in text
 
 
+def test_the_suite_alone_is_scored_apart_from_the_probe() -> None:
+    # What a certification of another engine sees is certify's verdicts, never the probe's word-for-word
+    # comparisons: a mutant only the probe kills counts in the score with the probe, not in the suite's.
+    mutants = ops.find_mutants("m.py", SOURCE)[:4]
+    outcomes = [
+        tool.Outcome(mutants[0].id, tool.KILLED, "FAILED", "VT-0001", "vitou/1.1.0"),
+        tool.Outcome(mutants[1].id, tool.KILLED, "FAILED", tool.PROBE, None, "vitou audit d.yaml: output differs"),
+        tool.Outcome(mutants[2].id, tool.SURVIVED),
+        tool.Outcome(mutants[3].id, tool.KILLED, "CRASH", "start"),
+    ]
+    doc = tool.report_json(mutants, {"m.py": SOURCE.encode()}, outcomes, {}, {"cases": 2, "jobs": 1, "seconds": 1.0,
+                           "seconds_per_mutant": 0.25, "stale": []})  # fmt: skip
+    assert (doc["killed"], doc["killed_by_suite"], doc["killed_by_probe_only"]) == (3, 2, 1)
+    assert (doc["suite_score"], doc["score"]) == (50.0, 75.0)
+    assert doc["modules"]["m.py"]["suite_score"] == 50.0
+    text = tool.render(doc)
+    assert "code mutation score of the suite alone 50.0%: 2 of 4 mutants killed by certify's verdicts" in text
+    assert "code mutation score with the probe 75.0%: 3 of 4 mutants killed, 1 of them only by the probe" in text
+
+
 def _depth(value: object) -> int:
     if isinstance(value, dict):
         return 1 + max((_depth(v) for v in value.values()), default=0)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from vitou_ref.kit.certify import PASSED, Certifier, Options, Run
-from vitou_ref.kit.envelope import Line, envelope_cases, judge_answer, sentinel
+from vitou_ref.kit.envelope import EnvelopeCase, Line, envelope_cases, judge_answer, judge_exit, sentinel
 from vitou_ref.kit.suite import load_suite
 from vitou_ref.kit.verdicts import exit_status, render_json, render_text, verdicts
 from vitou_ref.rules.errors import InputError
@@ -53,6 +53,8 @@ CATCHES = {
     "nan_ok": {"VE-0001"},
     "unwrap_array": {"VE-0003"},
     "double": {"VE-0001", "VE-0003", "VE-0008"},
+    "stop_serves_on": {"VE-0025"},
+    "stop_exit_1": {"VE-0025"},
 }
 
 
@@ -136,6 +138,37 @@ def test_a_case_that_would_stop_the_process_is_refused_where_it_is() -> None:
         _load(HEAD + "    send:\n      - {json: {cmd: stop}, answer: none}\n")
     (problem,) = info.value.problems
     assert problem.code == "ENVELOPE_STOP" and problem.line == 9
+
+
+def test_a_stop_line_is_the_last_of_its_case_and_only_a_stop_line_is_answered_by_an_exit() -> None:
+    (case,) = _load(
+        HEAD + "    send:\n      - {text: '', answer: none}\n      - {json: {cmd: stop}, answer: {exit: 0}}\n"
+    )
+    assert isinstance(case, EnvelopeCase) and case.stops and case.lines[-1].exit_status == 0
+    with pytest.raises(InputError) as info:
+        _load(HEAD + "    send:\n      - {json: {cmd: stop}, answer: {exit: 0}}\n      - {text: '', answer: none}\n")
+    assert [(p.code, p.line) for p in info.value.problems] == [("ENVELOPE_STOP", 9)]
+    with pytest.raises(InputError) as info:
+        _load(HEAD + "    send:\n      - {text: '', answer: {exit: 0}}\n")
+    assert [(p.code, p.line) for p in info.value.problems] == [("ENVELOPE_STOP", 9)]
+    with pytest.raises(InputError) as info:  # protocol.md: the process exits with status 0, no other
+        _load(HEAD + "    send:\n      - {json: {cmd: stop}, answer: {exit: 1}}\n")
+    assert {p.code for p in info.value.problems} == {"SCHEMA"}
+
+
+def test_the_exit_at_stop_is_judged_by_its_status_and_its_silence() -> None:
+    assert judge_exit(0, 0, b"", 10) is None
+    assert "exited with status 1 at stop" in str(judge_exit(0, 1, b"", 10))
+    assert "exited with status 255 at stop" in str(judge_exit(0, 255, b"", 10))
+    assert "ended by signal 9" in str(judge_exit(0, -9, b"", 10))
+    assert "still running 10 s after stop" in str(judge_exit(0, None, b"", 10))
+    assert "must get no answer" in str(judge_exit(0, 0, b'{"seq":null,"errored":true}', 10))
+
+
+def test_the_stop_case_runs_after_every_other_envelope_case() -> None:
+    envelope = load_suite(None).envelope
+    assert [c.id for c in envelope if c.stops] == ["VE-0025"]
+    assert envelope[-1].id == "VE-0025"
 
 
 def test_a_line_of_two_forms_or_a_bad_answer_is_refused_by_the_schema() -> None:

@@ -3,8 +3,9 @@
 Each row of EXPECTED is one way an implementation can attack the harness, and the
 exit status each runner must give for it:
 
-* ``certify``: ``vitou certify --impl CMD --suite tests/data/small_suite.yaml --timeout T
-  --start-timeout S --max-restarts R``: 0 CONFORMANT (right answers, however they are
+* ``certify``: ``vitou certify --impl CMD --suite SUITE --timeout T --start-timeout S
+  --max-restarts R``, SUITE a directory holding tests/data/small_suite.yaml and the stop case
+  tests/data/stop_envelope.yaml: 0 CONFORMANT (right answers, however they are
   written, however slowly within the deadlines, whatever the process does on the side),
   1 NOT CONFORMANT (a wrong answer, a wrong type, a broken line, a crash or a timeout on
   some case, restarts or not), 2 the harness could not run at all (never a usable answer
@@ -12,7 +13,7 @@ exit status each runner must give for it:
 * ``fuzz``: ``vitou fuzz --impl CMD --examples 40 --timeout T --start-timeout S
   --max-seconds 30 --max-restarts R --save DIR``: 0 no divergence, 1 a divergence, 2 unusable at start.
 * ``plugin``: ``python -m pytest -p vitou_ref.pytest_plugin --vitou-impl CMD --vitou-suite
-  small_suite.yaml --vitou-timeout T``, in an empty directory of its own: 0 every case
+  SUITE --vitou-timeout T``, in an empty directory of its own: 0 every case
   passed, 1 some failed, 4 (usage error) unusable at start.
 
 Whatever the mode, every run must also:
@@ -64,6 +65,7 @@ import vitou_ref
 HERE = Path(__file__).resolve().parent
 HOSTILE = HERE / "fakes" / "hostile_impl.py"
 SMALL = HERE / "data" / "small_suite.yaml"  # VT-0001..VT-0004; VT-0004 expects an errored request
+STOP_CASE = HERE / "data" / "stop_envelope.yaml"  # VE-0025: stop, then the exit with status 0
 PACKAGE_ROOT = str(Path(vitou_ref.__file__).resolve().parent.parent)  # the runs use the vitou_ref these tests import
 TOKEN_VAR = "VITOU_HOSTILE_TOKEN"
 
@@ -77,7 +79,7 @@ pytestmark = pytest.mark.skipif(
 T = 2.0  # --timeout, --vitou-timeout: the deadline of one request
 S = 4.0  # --start-timeout: the deadline of the answer to start (T < S, with room for slow_start between them)
 R = 1  # --max-restarts
-CASES = 4  # in the small suite
+CASES = 5  # in the small suite and the stop case beside it (the stop waits at most T for the exit)
 EXAMPLES = 40  # fuzz --examples
 FUZZ_MAX = 30.0  # fuzz --max-seconds
 PLUGIN_S = 30.0  # the plugin has no start-timeout option: its start deadline is the default, 30 s
@@ -91,7 +93,7 @@ JOBS = int(os.environ.get("VITOU_HOSTILE_JOBS", str(min(6, 2 * (os.cpu_count() o
 # deadline (a slow implementation may take up to T per case, a hung one takes exactly T),
 # every start waits its whole deadline, the stop waits its grace, plus the slack.
 BOUNDS = {
-    # CASES x T + (1 + R) x S + GRACE + SLACK = 8 + 8 + 3 + 12 = 31 s: at most 1 + R starts
+    # CASES x T + (1 + R) x S + GRACE + SLACK = 10 + 8 + 3 + 12 = 33 s: at most 1 + R starts
     # (after R restarts the remaining cases are not run).
     "certify": CASES * T + (1 + R) * S + GRACE + SLACK,
     # min(FUZZ_MAX + max(T, S), (R + 3) x (S + T)) + GRACE + SLACK = min(34, 24) + 3 + 12 = 39 s
@@ -99,14 +101,14 @@ BOUNDS = {
     # 2 to check a divergence, each with at most one request waited out; --max-seconds bounds the
     # whole run, the check included, with one request or one start in flight when the time is up.
     "fuzz": min(FUZZ_MAX + max(T, S), (R + 3) * (S + T)) + GRACE + SLACK,
-    # CASES x T + PLUGIN_S + GRACE + SLACK = 8 + 30 + 3 + 12 = 53 s: one slow start at most
+    # CASES x T + PLUGIN_S + GRACE + SLACK = 10 + 30 + 3 + 12 = 55 s: one slow start at most
     # (no mode here hangs at a restart's start).
     "plugin": CASES * T + PLUGIN_S + GRACE + SLACK,
 }
 # The modes whose runs wait out a deadline or a grace: started first (only an ordering, for speed).
 WAITING = frozenset(
     {"hang_start", "hang_at", "partial_hang", "slow_over", "slow_ok", "slow_start", "close_stdout"}
-    | {"hang_on_stop", "ignore_sigterm", "close_stdout_at_start"}
+    | {"hang_on_stop", "ignore_sigterm", "close_stdout_at_start", "serve_after_stop"}
     | {"slow_start_hang", "traceback_hang"}
 )
 HARD_LIMIT = 120.0  # a runner is interrupted 30 s past its bound, 120 s at most, and the row fails
@@ -116,6 +118,7 @@ HARD_LIMIT = 120.0  # a runner is interrupted 30 s past its bound, 120 s at most
 OK = {"certify": 0, "fuzz": 0, "plugin": 0}
 WRONG = {"certify": 1, "fuzz": 1, "plugin": 1}
 UNUSABLE = {"certify": 2, "fuzz": 2, "plugin": 4}
+STOP = {"certify": 1, "fuzz": 0, "plugin": 1}  # right answers, a wrong end at stop: only the stop case fails
 
 EXPECTED: dict[str, dict[str, int]] = {
     # ---- right answers: conformant, whatever else the implementation does
@@ -133,8 +136,14 @@ EXPECTED: dict[str, dict[str, int]] = {
     "setpgid_escape": OK,  # right answers; a child in its own process group must not outlive the run
     "setsid_escape": OK,  # right answers; a grandchild in its own session must not outlive the run
     "env_escape": OK,  # right answers; a daemon with an empty environment must not outlive the run
-    "hang_on_stop": OK,  # the verdict is on the answers; stop has none: killed after a grace
-    "ignore_sigterm": OK,  # the same, and SIGTERM is not enough: the harness must SIGKILL
+    # protocol.md: "at stop, the process exits with status 0". certify and the plugin run the stop case
+    # (VE-0025) last, and wait for the exit as for any answer (T); fuzz judges no stop: it hunts the rules.
+    # Whatever the process does at stop, it is ended, and nothing it started outlives the run.
+    "hang_on_stop": STOP,  # still running T after stop: killed, and the stop case fails
+    "ignore_sigterm": STOP,  # the same, and SIGTERM is not enough: the harness must SIGKILL
+    "serve_after_stop": STOP,  # ignores stop and serves on: still running after T, the stop case fails
+    "exit_1_at_stop": STOP,  # an exit status other than 0 at stop
+    "exit_255_at_stop": STOP,  # the same with 255 (exit(-1) in C)
     "handoff": OK,  # the answers on the pipe are right, whichever process wrote them (a launcher)
     # ---- wrong answers, wrong types, broken lines: not conformant
     "bools": WRONG,  # true is not 1 and false is not 0 (scores, trick numbers, points)
@@ -287,8 +296,16 @@ def _impl(mode: str) -> str:
     return shlex.join(argv + MODE_ARGS.get(mode, []))
 
 
+def _suite(where: Path) -> Path:
+    """The small suite and the stop case, in a directory of their own: a suite's envelope case is another file."""
+    where.mkdir()
+    for source in (SMALL, STOP_CASE):
+        (where / source.name).write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    return where
+
+
 def _certify(impl: str, workdir: Path) -> tuple[list[str], Path]:
-    argv = [sys.executable, "-m", "vitou_ref", "certify", "--impl", impl, "--suite", str(SMALL)]
+    argv = [sys.executable, "-m", "vitou_ref", "certify", "--impl", impl, "--suite", str(_suite(workdir / "suite"))]
     return argv + ["--timeout", str(T), "--start-timeout", str(S), "--max-restarts", str(R)], workdir
 
 
@@ -304,9 +321,9 @@ def _plugin(impl: str, workdir: Path) -> tuple[list[str], Path]:
     here = workdir / "pytest-run"
     here.mkdir()
     (here / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
-    (here / "small_suite.yaml").write_text(SMALL.read_text(encoding="utf-8"), encoding="utf-8")
+    _suite(here / "suite")
     argv = [sys.executable, "-m", "pytest", "-p", "vitou_ref.pytest_plugin", "--vitou-impl", impl]
-    argv += ["--vitou-suite", "small_suite.yaml", "--vitou-timeout", str(T), "-p", "no:cacheprovider"]
+    argv += ["--vitou-suite", "suite", "--vitou-timeout", str(T), "-p", "no:cacheprovider"]
     return argv, here
 
 
@@ -689,7 +706,9 @@ def _planted_run(tmp_path: Path, force: bool) -> tuple[subprocess.CompletedProce
 def test_a_link_planted_during_the_run_is_never_written_through(tmp_path: Path) -> None:
     got, paths, victim = _planted_run(tmp_path, force=False)
     assert got.returncode == 2, got.stdout + got.stderr  # an output lost is a run that could not be made whole
-    assert got.stdout.splitlines()[-1].startswith("NOT CONFORMANT vitou/1.1.0: 3/4 cases")  # the verdict, still
+    *_, rules, envelope = got.stdout.splitlines()  # the verdicts, still: the rules', then the envelope's (stop)
+    assert rules.startswith("NOT CONFORMANT vitou/1.1.0: 3/4 cases")
+    assert envelope.startswith("CONFORMANT envelope (protocol lines, under vitou/1.1.0): 1/1 cases")
     assert victim.read_text(encoding="utf-8") == "precious\n"
     for option, path in paths.items():
         assert path.is_symlink(), f"{option}: the planted link was replaced without --force"

@@ -99,7 +99,7 @@ RULES: tuple[Rule, ...] = (
     # the handshake
     Rule("protocol 1.0", "An answer without it speaks protocol 1.0", "protocol"),
     Rule("the outcome level", '`"error_codes": false`', "protocol"),
-    Rule("stop", "none: the process exits with status 0", "protocol"),
+    Rule("stop", "none: the process exits with status 0", "protocol", ("VE-0025",)),
 )
 
 

@@ -15,8 +15,12 @@ Usage: python tools/code_mutants.py [--module PATH]... [--only ID]... [--sample 
        [--check-equivalents] [--no-probe]
 
 A mutant that survives every case meets the probe (tools/code_mutants_probe.py): the disputes audited in
-several languages and spec check on broken rules files, compared with the unmutated copy's outputs. Mutants
-listed as equivalent are not run unless --check-equivalents asks.
+several languages, spec check on broken rules files and the adapter's answers word for word, compared with the
+unmutated copy's outputs. Mutants listed as equivalent are not run unless --check-equivalents asks.
+
+Two scores are printed: the suite alone, the mutants that certify's verdicts tell apart (all that a
+certification of another engine ever sees), and with the probe, which tells apart what only the reference's
+own outputs show; --fail-under holds the second.
 
 Exit status: 0, or 1 when the score is below --fail-under, or 2 when the
 unmutated copy does not pass every case (or the options are wrong).
@@ -69,6 +73,7 @@ ADAPTER = [sys.executable, "-m", "vitou_ref.adapter"]
 SKIPPED_ENGINE = {"randomplay.py", "observation.py", "__init__.py"}
 OTHER_MODULES = ("protocol/server.py", "protocol/wire.py", "rules/settings.py", "rules/cards.py", "rules/conditions.py")
 KILLED, SURVIVED, EQUIVALENT = "killed", "survived", "equivalent"
+PROBE = "probe"  # the killing "case" of a mutant that only the probe tells apart
 PROBE_SCRIPT = Path(__file__).resolve().parent / "code_mutants_probe.py"
 PROBE_TIMEOUT = 60.0  # seconds for the whole probe: some 200 short runs of vitou in one process
 
@@ -350,9 +355,9 @@ class Worker:
         try:
             outputs = self.probe_outputs(probe, PROBE_TIMEOUT, which)
         except subprocess.TimeoutExpired:
-            return Outcome(ident, KILLED, "TIMEOUT", "probe", None, f"the probe took over {PROBE_TIMEOUT:.0f}s")
+            return Outcome(ident, KILLED, "TIMEOUT", PROBE, None, f"the probe took over {PROBE_TIMEOUT:.0f}s")
         except RuntimeError as exc:
-            return Outcome(ident, KILLED, "CRASH", "probe", None, str(exc))
+            return Outcome(ident, KILLED, "CRASH", PROBE, None, str(exc))
         assert probe.expected is not None
         for i, got in zip(which, outputs, strict=True):
             args, want = probe.runs[i], probe.expected[i]
@@ -363,7 +368,7 @@ class Worker:
                     if isinstance(args, dict)
                     else "vitou " + shlex.join(_short(args))
                 )
-                return Outcome(ident, KILLED, FAILED.upper(), name, None, f"{what} differs")
+                return Outcome(ident, KILLED, FAILED.upper(), PROBE, None, f"{name}: {what} differs")
         return Outcome(ident, SURVIVED)
 
     def _certify(self, ident: str, part: Part) -> Outcome:
@@ -477,17 +482,28 @@ def judge(outcomes: list[Outcome], equivalents: Mapping[str, str]) -> None:
             o.status = EQUIVALENT
 
 
+def killed_by_probe(o: Outcome) -> bool:
+    """Whether only the probe killed the mutant: it passed every case that certification sends."""
+    return o.status == KILLED and o.case == PROBE
+
+
 def tally(outcomes: Sequence[Outcome]) -> dict[str, Any]:
+    """The counts and two scores: ``suite_score``, the kills of certification alone (what certify's verdicts over
+    the suites see, as a third-party engine is judged), and ``score``, those and the probe's together."""
     total = len(outcomes)
     killed = sum(o.status == KILLED for o in outcomes)
+    by_probe = sum(killed_by_probe(o) for o in outcomes)
     equivalent = sum(o.status == EQUIVALENT for o in outcomes)
     counted = total - equivalent
     return {
         "mutants": total,
         "killed": killed,
+        "killed_by_suite": killed - by_probe,
+        "killed_by_probe_only": by_probe,
         "survived": sum(o.status == SURVIVED for o in outcomes),
         "equivalent": equivalent,
         "timeouts": sum(o.kind == "TIMEOUT" for o in outcomes),
+        "suite_score": round(100.0 * (killed - by_probe) / counted, 1) if counted else 0.0,
         "score": round(100.0 * killed / counted, 1) if counted else 0.0,
     }
 
@@ -520,11 +536,12 @@ def report_json(
 
 
 def render(doc: dict[str, Any]) -> str:
-    lines = [f"{'module':<24} {'mutants':>7} {'killed':>6} {'survived':>8} {'equiv':>5} {'timeouts':>8} {'score':>6}"]
+    head = f"{'module':<24} {'mutants':>7} {'killed':>6} {'probe':>5} {'survived':>8} {'equiv':>5} {'timeouts':>8}"
+    lines = [f"{head} {'suite':>6} {'score':>6}"]
     for name, t in doc["modules"].items():
         lines.append(
-            f"{name:<24} {t['mutants']:>7} {t['killed']:>6} {t['survived']:>8} {t['equivalent']:>5} "
-            f"{t['timeouts']:>8} {t['score']:>5}%"
+            f"{name:<24} {t['mutants']:>7} {t['killed']:>6} {t['killed_by_probe_only']:>5} {t['survived']:>8} "
+            f"{t['equivalent']:>5} {t['timeouts']:>8} {t['suite_score']:>5}% {t['score']:>5}%"
         )
     lines += ["", "survivors:" if doc["survived"] else "survivors: none"]
     for row in doc["mutants_run"]:
@@ -536,11 +553,18 @@ def render(doc: dict[str, Any]) -> str:
         lines.append(f"WARNING: {ident} is listed as equivalent but killed: remove it")
     for ident in doc["stale"]:
         lines.append(f"WARNING: {ident} is listed as equivalent but no such mutant exists (stale): remove it")
+    counted = doc["mutants"] - doc["equivalent"]
     lines.append("")
+    # The suite's own score first: a certification of another engine sees its verdicts, never the probe.
     lines.append(
-        f"code mutation score {doc['score']}%: {doc['killed']} of {doc['mutants'] - doc['equivalent']} mutants "
-        f"killed ({doc['equivalent']} equivalent, not counted, {doc.get('not_run', 0)} of them not run; "
-        f"{doc['timeouts']} by timeout), "
+        f"code mutation score of the suite alone {doc['suite_score']}%: {doc['killed_by_suite']} of {counted} "
+        "mutants killed by certify's verdicts (the bundled suite, every shipped ruleset, the settings suite)"
+    )
+    lines.append(
+        f"code mutation score with the probe {doc['score']}%: {doc['killed']} of {counted} mutants killed, "
+        f"{doc['killed_by_probe_only']} of them only by the probe (the adapter's answers word for word, spec check "
+        f"on broken rules files, audit rulings); {doc['equivalent']} equivalent, not counted, "
+        f"{doc.get('not_run', 0)} of them not run; {doc['timeouts']} by timeout; "
         f"{doc['cases']} cases, {doc['seconds']}s with {doc['jobs']} job(s), "
         f"{doc['seconds_per_mutant']}s a mutant"
     )
@@ -580,6 +604,9 @@ def select(args: argparse.Namespace) -> tuple[list[Mutant], dict[str, bytes], li
 def main(argv: Sequence[str] | None = None) -> int:
     # Stopped with SIGTERM, unwind as for Ctrl-C: the workers' copies and adapters go with the run.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    # The adapters run as an engine is run: PYTHONUNBUFFERED in the caller's environment would write every
+    # answer through, and hide a mutant that deletes the flush after each answer.
+    os.environ.pop("PYTHONUNBUFFERED", None)
     args = parse_args(argv)
     try:
         mutants, sources, stale = select(args)

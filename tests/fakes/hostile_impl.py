@@ -585,6 +585,7 @@ class Mode:
     hello: Callable[[Ctx, Json], None] = send_hello
     answer: Callable[[Ctx, int, Json], None] = send
     stop: Callable[[Ctx], None] = exit_now
+    keep_serving: bool = False  # a stop line is skipped like a blank one: it serves on, to the end of its input
 
 
 # Round two's modes (defined above), joined to MODES at its end.
@@ -668,6 +669,11 @@ MODES: dict[str, Mode] = {
         "ignores SIGTERM, SIGINT and SIGHUP, and never exits after stop",
         launch=lambda c: ignore_polite_signals(),
         stop=hang,
+    ),
+    "serve_after_stop": Mode("ignores stop and keeps serving; exits 0 at the end of its input", keep_serving=True),
+    "exit_1_at_stop": Mode("exits with status 1 at stop (and at the end of its input)", stop=lambda c: os._exit(1)),
+    "exit_255_at_stop": Mode(
+        "exits with status 255 at stop (and at the end of its input)", stop=lambda c: os._exit(255)
     ),
     "handoff": Mode(
         "answers start, then forks: the parent exits, the child serves the rest on the same pipes", hello=handoff
@@ -1088,6 +1094,8 @@ def serve(c: Ctx, mode: Mode) -> None:
             req = None
         cmd = req.get("cmd") if isinstance(req, dict) else None
         if cmd == "stop":
+            if mode.keep_serving:
+                continue
             mode.stop(c)
             return
         resp = server.handle(text)

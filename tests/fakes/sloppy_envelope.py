@@ -49,6 +49,8 @@ MODES = {
     "nan_ok": "NaN and Infinity are read as numbers",
     "unwrap_array": "a line holding an array of one request is read as that request",
     "double": "every errored answer is written twice",
+    "stop_serves_on": "stop is ignored: it serves on to the end of its input",
+    "stop_exit_1": "exits with status 1 at stop",
 }
 
 server = build_server()
@@ -121,6 +123,11 @@ def answer(raw: bytes, mode: str) -> list[dict[str, Any]]:
         req = None
     if mode == "unwrap_array" and isinstance(req, list) and len(req) == 1:
         req = req[0]
+    if isinstance(req, dict) and req.get("cmd") == "stop":
+        if mode == "stop_serves_on":
+            return []  # read like a blank line: no answer, and on to the next
+        sys.stdout.flush()
+        sys.exit(1 if mode == "stop_exit_1" else 0)
     if mode in ("first_key", "float_to", "replace_utf8", "nan_ok", "unwrap_array") and req is not None:
         raw = json.dumps(req, allow_nan=False).encode()
     return _shaped(raw, req, mode)

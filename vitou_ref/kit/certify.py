@@ -13,7 +13,7 @@ from ..protocol.client import PROTOCOL_MINOR, Client, Fault, offers_none
 from ..protocol.connection import DEFAULT_MAX_LINE, Connection
 from ..protocol.limits import Limits
 from ..rules.plurals import counted
-from .envelope import NONE, EnvelopeCase, judge_answer, judge_sentinel, sentinel
+from .envelope import NONE, EnvelopeCase, judge_answer, judge_exit, judge_sentinel, sentinel
 from .fixtures import Case
 from .judge import CODE, OUTCOME, Difference, compare, shape_problem
 from .suite import Suite
@@ -187,6 +187,7 @@ class Certifier:
         self.listen = listener
         self.client: Client | None = None
         self._started = started  # a process already started for the first connection
+        self._stopped = False  # a case ended the process with stop: a case after it starts a new one
 
     # ------------------------------------------------------------- process
 
@@ -272,6 +273,12 @@ class Certifier:
         known = self.opt.expect.get(case.id)
         if ruleset not in run.offered:
             return CaseResult(case, ruleset, SKIPPED, f"{ruleset} is not offered by the implementation")
+        if run.fatal is None and self.client is None and self._stopped:
+            self._stopped = False  # not a restart: the process did what stop asks
+            try:
+                self.open(run)
+            except HarnessError as exc:
+                run.fatal = f"the start after stop failed: {exc}"
         if run.fatal is not None or self.client is None:
             return CaseResult(case, ruleset, ERRORED, f"not run: {run.fatal}", known=known)
         t0 = time.perf_counter()
@@ -300,20 +307,40 @@ class Certifier:
                 raise Fault("extra_line", "the implementation printed an extra line after the previous answer")
             for i, line in enumerate(case.lines):
                 client.send(line.to_bytes(ruleset))
+                if line.exit_status is not None:  # stop, the case's last line: no answer, no sentinel
+                    problem = problem or self._judge_stop(client, i)
+                    break
                 if line.answer != NONE:
                     problem = problem or judge_answer(line, client.receive_raw(), i)
-            seq = client.next_seq()
-            client.send(sentinel(seq))
-            last = judge_sentinel(client.receive_raw(), seq)
-            if last is not None and not self._resync(client, seq, len(case.lines) + 1):
-                self._restart(run)  # more answers than lines, and not the sentinel's among them: out of step
-            problem = problem or last
+            else:
+                seq = client.next_seq()
+                client.send(sentinel(seq))
+                last = judge_sentinel(client.receive_raw(), seq)
+                if last is not None and not self._resync(client, seq, len(case.lines) + 1):
+                    self._restart(run)  # more answers than lines, and not the sentinel's among them: out of step
+                problem = problem or last
         except Fault as exc:
             self._restart(run)
             return CaseResult(case, ruleset, ERRORED, f"{exc.kind}: {exc.message}", fault=fault_class(exc.kind))
         if problem is not None:
             return CaseResult(case, ruleset, FAILED, problem)
         return CaseResult(case, ruleset, PASSED)
+
+    def _judge_stop(self, client: Client, index: int) -> str | None:
+        """After a stop line: the process must exit with status 0, printing nothing, within the request deadline.
+
+        docs/protocol.md: "at stop, the process exits with status 0". Every request has its deadline, and this
+        one's is --timeout, as any other's. Whatever it did, it is ended, children and all, and is not restarted
+        for it: a case after this one starts it anew.
+        """
+        conn = client.conn
+        assert conn is not None
+        status = conn.wait_exit(client.timeout)
+        printed = conn.take_output()
+        client.kill()
+        self.client = None
+        self._stopped = True
+        return judge_exit(index, status, printed, client.timeout)
 
     @staticmethod
     def _resync(client: Client, seq: int, most: int) -> bool:

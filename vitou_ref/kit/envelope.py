@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 RULESET = "$ruleset"  # in a json line (a string) or a text line (anywhere), the name of the ruleset the case runs under
 MAX_MESSAGE = 1000  # characters of an errored answer's message (docs/protocol.md, Answers)
 NONE = "none"  # the answer of a line that gets none
+EXIT = "exit"  # the answer of a stop line: none, and the process's exit status (docs/protocol.md: 0)
 
 
 def sentinel(seq: int) -> bytes:
@@ -37,7 +38,13 @@ class Line:
 
     kind: str
     value: Any
-    answer: Any  # NONE, {errored: true, seq}, or {seq, steps}
+    answer: Any  # NONE, {errored: true, seq}, {seq, steps}, or, for a stop line, {exit: 0}
+
+    @property
+    def exit_status(self) -> int | None:
+        """The status the process must exit with after this line (a stop line), or None: it serves on."""
+        answer = thaw(self.answer)
+        return answer[EXIT] if isinstance(answer, dict) and EXIT in answer else None
 
     def to_bytes(self, ruleset: str) -> bytes:
         """The line as sent, newline included."""
@@ -94,6 +101,11 @@ class EnvelopeCase:
     def concrete_rulesets(self) -> list[str]:
         return concrete_names(self.refs, shipped_names())
 
+    @property
+    def stops(self) -> bool:
+        """Whether the case ends with ``stop``: the process it runs on exits, so it runs after every other."""
+        return bool(self.lines) and self.lines[-1].exit_status is not None
+
     def to_json(self) -> dict[str, Any]:
         return thaw(self.raw)  # type: ignore[no-any-return]
 
@@ -119,12 +131,9 @@ def envelope_cases(doc: Document, name: str) -> list[EnvelopeCase]:
         lines = []
         for j, item in enumerate(raw["send"]):
             kind = next(k for k in ("json", "text", "hex", "fill") if k in item)
-            if kind == "json" and isinstance(item["json"], dict) and item["json"].get("cmd") == "stop":
-                problems.append(
-                    doc.problem(
-                        "ENVELOPE_STOP", "a stop line ends the process: no case may send one", (*where, "send", j)
-                    )
-                )
+            problem = _stop_problem(item, kind, last=j == len(raw["send"]) - 1)
+            if problem is not None:
+                problems.append(doc.problem("ENVELOPE_STOP", problem, (*where, "send", j)))
             lines.append(Line(kind, freeze(item[kind]), freeze(item["answer"])))
         line = doc.locate(where)[0] or 0
         cases.append(
@@ -136,6 +145,17 @@ def envelope_cases(doc: Document, name: str) -> list[EnvelopeCase]:
     if problems:
         raise InputError(problems)
     return cases
+
+
+def _stop_problem(item: Mapping[str, Any], kind: str, last: bool) -> str | None:
+    """Why a line's stop, or its exit answer, is misplaced: a stop line is a case's last, answered by an exit."""
+    stop = kind == "json" and isinstance(item["json"], dict) and item["json"].get("cmd") == "stop"
+    exits = isinstance(item["answer"], dict) and EXIT in item["answer"]
+    if stop and not (last and exits):
+        return "a stop line ends the process: it is the last line of its case, and its answer is {exit: 0}"
+    if exits and not stop:
+        return 'only a stop line ({"cmd":"stop"}) is answered by an exit'
+    return None
 
 
 # ------------------------------------------------------------------ judging
@@ -210,20 +230,43 @@ def judge_sentinel(raw: bytes, seq: int) -> str | None:
     )
 
 
-def reference_answers(server: Any, case: EnvelopeCase, ruleset: str, seq: int) -> list[bytes]:
-    """The reference's answer lines to a case's lines and the sentinel, served in-process from one input."""
+def reference_answers(server: Any, case: EnvelopeCase, ruleset: str, seq: int) -> tuple[list[bytes], int]:
+    """The reference's answer lines to a case's lines and the sentinel, served in-process from one input, and
+    the status its serving returned (the adapter's exit status)."""
     import io
 
     data = b"".join(line.to_bytes(ruleset) for line in case.lines) + sentinel(seq)
     out = io.BytesIO()
-    server.serve(io.BytesIO(data), out)
-    return out.getvalue().splitlines()
+    status = server.serve(io.BytesIO(data), out)
+    return out.getvalue().splitlines(), status
 
 
-def judge_reference(case: EnvelopeCase, answers: list[bytes], seq: int) -> str | None:
-    """The first way the answer lines (in order, sentinel's last) break the case, or None."""
+def judge_exit(index: int, status: int | None, printed: bytes, waited: float) -> str | None:
+    """Why a process did not end as a stop line asks (exit status 0, nothing printed), or None.
+
+    ``status`` is None when it was still running ``waited`` seconds after the line; negative when a signal ended it.
+    """
+    where = f'line {index + 1} ({{"cmd":"stop"}})'
+    if printed:
+        return f"{where} must get no answer; got {_shown_raw(printed)}"
+    if status is None:
+        return (
+            f"{where}: the process was still running {waited:g} s after stop; "
+            "at stop it exits with status 0 (docs/protocol.md)"
+        )
+    if status < 0:
+        return f"{where}: the process was ended by signal {-status} after stop, instead of exiting with status 0"
+    if status != 0:
+        return f"{where}: the process exited with status {status} at stop; at stop it exits with status 0"
+    return None
+
+
+def judge_reference(case: EnvelopeCase, answers: list[bytes], seq: int, status: int = 0) -> str | None:
+    """The first way the answer lines (in order, sentinel's last) and the serving's status break the case, or None."""
     pending = list(answers)
     for i, line in enumerate(case.lines):
+        if line.exit_status is not None:  # stop: nothing more is answered, not even the sentinel
+            return judge_exit(i, status, b"\n".join(pending), 0)
         raw = None if thaw(line.answer) == NONE else (pending.pop(0) if pending else b"")
         problem = judge_answer(line, raw, i)
         if problem is not None:
@@ -246,6 +289,7 @@ __all__ = [
     "Line",
     "envelope_cases",
     "judge_answer",
+    "judge_exit",
     "judge_reference",
     "judge_sentinel",
     "reference_answers",

@@ -181,7 +181,8 @@ def load_suite(path: str | os.PathLike[str] | None = None) -> Suite:
         tuple(cases),
         freeze(retired),
         tuple(rules_files),
-        tuple(envelope),
+        # A case that ends with stop ends the process it runs on: after every other, in every runner.
+        tuple(sorted(envelope, key=lambda c: c.stops)),
     )
 
 

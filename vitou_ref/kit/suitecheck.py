@@ -157,7 +157,8 @@ def _check_envelope(report: SuiteReport, suite: Suite, loaded: dict[str, Ruleset
             continue
         n += 1
         seq = 1_000_000  # the sentinel's seq: any integer the case's own lines do not use
-        problem = judge_reference(case, reference_answers(server, case, name, seq), seq)
+        answers, status = reference_answers(server, case, name, seq)
+        problem = judge_reference(case, answers, seq, status)
         if problem is not None:
             report.failures.append(CaseFailure(case, "envelope", None, f"under {name}: {problem}"))
     report.checked["envelope"] = n

@@ -170,6 +170,26 @@ class Connection:
             proc.wait(timeout=grace)
         self.kill()  # whether or not it exited: its children may live on
 
+    def wait_exit(self, timeout: float) -> int | None:
+        """The process's exit status once it exits (negative: a signal ended it), or None if still running after
+        ``timeout``; its output is drained while waiting, and what it printed is kept (``pending_output``)."""
+        proc = self.proc
+        if proc is None:
+            raise Fault("exited", "the implementation is not running")
+        deadline = time.monotonic() + timeout
+        with contextlib.suppress(Fault):
+            # Short slices: a child that holds the pipes open must not hide that the process itself exited.
+            while proc.poll() is None and self._sel is not None and self._pump(min(deadline, time.monotonic() + 0.05)):
+                if time.monotonic() >= deadline:
+                    break
+        if proc.poll() is None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+        code = proc.poll()
+        if code is not None:
+            self.leftovers(0.1)  # its last output, if any, for the judge
+        return code
+
     def kill(self) -> None:
         """End the implementation and every process it started (see _supervise); safe to call twice."""
         proc = self.proc
@@ -229,6 +249,12 @@ class Connection:
     def pending_output(self) -> bool:
         """Whether the implementation printed more than it was asked for."""
         return bool(self._out)
+
+    def take_output(self) -> bytes:
+        """What the implementation printed that nobody has read, taken (at most a line's limit)."""
+        out = bytes(self._out)
+        self._out.clear()
+        return out
 
     def exchange(self, line: bytes, timeout: float) -> bytes:
         """Send one request line and return the response line (without its newline)."""
