@@ -73,6 +73,7 @@ def game_form(desk: Desk, c: Checked, secret: str) -> str:
         + f'<label>Dealer <select name="dealer">{_options(list(t.seat_ids), header.get("dealer"), seats)}</select>'
         + f"</label><fieldset><legend>Starting score</legend>{scores}</fieldset>"
         + f'<label>Event <input name="event" size="30" maxlength="200" value="{e(str(header.get("event", "")))}">'
+        + f'</label><label>Note <input name="note" size="30" maxlength="2000" value="{e(str(header.get("note", "")))}">'
         + '</label><button class="primary">Set the game</button></form>'
         + _head(secret, "rules_file", ' id="rules-form"')
         + "<details><summary>Or a ruleset of your own, from its file</summary>"

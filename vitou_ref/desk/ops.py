@@ -27,7 +27,7 @@ Form = dict[str, list[str]]
 
 # The fields each operation takes, besides token and op; a field of another name is refused (a path included).
 FIELDS: dict[str, tuple[str, ...]] = {
-    "game": ("ruleset", "lang", "dealer", "event", "score-*"),
+    "game": ("ruleset", "lang", "dealer", "event", "note", "score-*"),
     "rules_file": ("text", "filename"),
     "deal": ("deal", "paste", "card-*"),
     "drop_deal": ("deal",),
@@ -116,7 +116,8 @@ def apply(desk: Desk, op: str, form: Form) -> str:
             raise Refused(400, f"unknown language {lang[:20]!r}")
         desk.lang = lang
         score = {k[len("score-") :]: v[0] for k, v in form.items() if k.startswith("score-")}
-        desk.set_game(_one(form, "ruleset"), _one(form, "dealer", ""), score, _one(form, "event", ""))
+        event, note = _one(form, "event", ""), _one(form, "note", "")
+        desk.set_game(_one(form, "ruleset"), _one(form, "dealer", ""), score, event, note)
         return "game"
     if op == "rules_file":
         desk.add_rules_file(_one(form, "text"), os.path.basename(_one(form, "filename", "")))

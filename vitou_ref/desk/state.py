@@ -110,7 +110,7 @@ class Desk:
 
     # ------------------------------------------------------------ the game
 
-    def set_game(self, ruleset: str, dealer: str, score: dict[str, str], event: str) -> bool:
+    def set_game(self, ruleset: str, dealer: str, score: dict[str, str], event: str, note: str = "") -> bool:
         data = self.draft()
         header = data["header"]
         try:
@@ -118,17 +118,20 @@ class Desk:
         except (UnknownRuleset, InputError) as exc:
             self.notice = [f"ruleset: {exc}"]
             return False
+        was = header["ruleset"]
         header["ruleset"] = rules.name
         header.pop("hash", None)  # a hash names the rules it was written for; the ruleset changed
-        header["dealer"] = dealer
+        seats = tables_for(rules).seat_ids
+        header["dealer"] = dealer if dealer in seats or rules.name == was else seats[-1]  # another game's seats
         if any(v.strip() for v in score.values()):
             header["score"] = {side: _points(side, v) for side, v in score.items()}
         else:
             header.pop("score", None)
-        if event.strip():
-            header["event"] = event.strip()
-        else:
-            header.pop("event", None)
+        for key, text in (("event", event), ("note", note)):
+            if text.strip():
+                header[key] = text.strip()
+            else:
+                header.pop(key, None)
         return self.change(data)
 
     def add_rules_file(self, text: str, filename: str) -> bool:
