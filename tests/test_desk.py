@@ -53,7 +53,7 @@ def test_the_legal_actions_now_are_offered_each_with_the_clause_that_allows_it()
     legal = html[html.index('id="legal"') :]
     legal = legal[: legal.index("</form>")]
     assert "South refuses <small>(bid.refusal)</small>" in legal
-    assert "South plays 10H <small>(bid.answer)</small>" in legal
+    assert 'South plays <span class="card red" title="10H">10♥</span> <small>(bid.answer)</small>' in legal
     assert "West" not in legal
 
 

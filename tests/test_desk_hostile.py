@@ -179,7 +179,7 @@ def test_the_page_allows_nothing_from_outside(desk: Served) -> None:
     reply.read()
     conn.close()
     assert policy.startswith("default-src 'self'") and "'unsafe-inline'" not in policy
-    assert "frame-ancestors 'none'" in policy and reply.getheader("Referrer-Policy") == "no-referrer"
+    assert "frame-ancestors 'none'" in policy and reply.getheader("Referrer-Policy") == "same-origin"
     assert desk.origin.startswith("http://127.0.0.1:")
 
 

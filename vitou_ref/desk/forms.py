@@ -91,25 +91,31 @@ def deal_form(c: Checked, w: Words, secret: str, index: int) -> str:
     deals = c.record.deals
     deal = deals[index] if index < len(deals) else {}
     title = f"Deal {index + 1}" if index < len(deals) else f"Deal {index + 1} (the next one)"
-    cards = [t.card(x).text for x in t.deck]
+    pack = {t.card(x).text for x in t.deck}
+    p = c.rules.params
+    # One row per suit, highest rank first: the grid reads as a hand is sorted at the table.
+    suits = [[r.value + s.suit.value for r in p.rank_order if r.value + s.suit.value in pack] for s in p.suits]
     seats = []
     for seat in t.seat_ids:
         held = set(deal.get(seat, []))
-        boxes = "".join(
-            f'<label><input type="checkbox" name="card-{e(seat)}" value="{e(code)}"'
-            f"{' checked' if code in held else ''}>{prose(code, w.deck)}</label>"
-            for code in cards
+        rows = "".join(
+            '<div class="grid">'
+            + "".join(
+                f'<label><input type="checkbox" name="card-{e(seat)}" value="{e(code)}"'
+                f"{' checked' if code in held else ''}>{prose(code, w.deck)}</label>"
+                for code in suit
+            )
+            + "</div>"
+            for suit in suits
         )
-        seats.append(
-            f'<fieldset class="seat"><legend>{e(w.seat(seat))}</legend><div class="grid">{boxes}</div></fieldset>'
-        )
+        seats.append(f'<fieldset class="seat"><legend>{e(w.seat(seat))}</legend>{rows}</fieldset>')
     said = f"<p>{prose(w.deal(deal), w.deck)}</p>" if deal else ""
     drop = button_form(secret, "drop_deal", {"deal": str(index)}, "Remove this deal") if deal else ""
-    opened = " open" if not deal else ""
+    opened = " open" if not deals else ""  # the grid of a next deal, open only before the first
     return (
         f'<details class="deal" id="deal-{index + 1}"{opened}><summary>{e(title)}</summary>{said}'
         + _head(secret, "deal")
-        + f'<input type="hidden" name="deal" value="{index}">{"".join(seats)}'
+        + f'<input type="hidden" name="deal" value="{index}"><div class="seats">{"".join(seats)}</div>'
         + '<label>Or paste it: <input name="paste" size="44" maxlength="2000" '
         + 'placeholder="N: AS 7H 8C; E: 9C KD JH; S: 10H QS 8D; W: 7C AD 9S"></label>'
         + f'<button class="primary">Deal {index + 1}</button></form>{drop}</details>'

@@ -31,17 +31,19 @@ textarea{width:100%;min-height:3.2rem}
 button{margin:.15rem .1rem;padding:.25rem .6rem;border:1px solid #8a8a8a;border-radius:4px;background:#f7f7f5;
 cursor:pointer}
 button.primary{background:var(--accent);color:#fff;border-color:var(--accent)}
-.grid{display:flex;flex-wrap:wrap;gap:.15rem}
+.grid{display:flex;flex-wrap:wrap;gap:.15rem;margin:.15rem 0}
 .grid label{margin:0;padding:.1rem .3rem;border:1px solid var(--line);border-radius:3px;white-space:nowrap}
 .grid input{margin:0 .2rem 0 0}
 .problems{border:2px solid #b3261e;background:#fbeeee;padding:.4rem 1rem;border-radius:4px}
 .branches{display:flex;flex-wrap:wrap;gap:.3rem;align-items:center}
 .branches .here{font-weight:bold}
 .legal-actions button{display:inline-block}
-.cols{display:grid;grid-template-columns:1fr;gap:1rem}
-@media (min-width:50rem){.cols{grid-template-columns:1fr 1fr}}
+.seats{display:grid;grid-template-columns:1fr;gap:0 .8rem}
+@media (min-width:50rem){.seats{grid-template-columns:1fr 1fr}}
 tr.parted td{background:#fff4d6}
 .inline{display:inline}
+details.allowed{border:0;margin:.1rem 0;padding:0}details.allowed[open]{background:none}
+.ruling-desk button{font-size:.85rem;padding:.1rem .5rem}
 """
 )
 
@@ -107,7 +109,8 @@ def _allowed(rules_w: Words, pos: Position, action: Any) -> str:
         return ""
     title, text = rules_w.clause(clause)
     rule = rules_w.say("audit", "rule", clause=clause, title=title)
-    return f'<p class="allowed">{escape.html(rule)}</p><blockquote>{prose(text, rules_w.deck)}</blockquote>'
+    words = prose(text, rules_w.deck)
+    return f'<details class="allowed"><summary>{escape.html(rule)}</summary><blockquote>{words}</blockquote></details>'
 
 
 def _rulings(desk: Desk, c: Checked, w: Words, secret: str) -> list[str]:
@@ -138,10 +141,13 @@ def _next(c: Checked, w: Words, secret: str) -> list[str]:
     e = escape.html
     pos = c.positions[-1]
     n = len(c.record.actions) + 1
-    out = [f'<section id="next"><h2>Action {n}</h2>', *(f'<p class="meta">{e(x)}</p>' for x in w.position(pos))]
+    out = [
+        f'<section id="next"><h2>Action {n}</h2>',
+        *(f'<p class="meta">{prose(x, w.deck)}</p>' for x in w.position(pos)),
+    ]
     if pos.legal:
         buttons = "".join(
-            f'<button name="action" value="{e(escape.json_dumps(a))}">{e(shown(w.action(a)))}'
+            f'<button name="action" value="{e(escape.json_dumps(a))}">{prose(shown(w.action(a)), w.deck)}'
             f" <small>({e(clause or '')})</small></button>"
             for a, clause in pos.legal
         )
