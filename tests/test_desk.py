@@ -170,3 +170,49 @@ def test_vitou_desk_refuses_a_save_dir_that_is_not_a_directory(
 ) -> None:
     assert main(["desk", "--no-browser", "--save-dir", str(tmp_path / "none")]) == 2
     assert "is not a directory" in capsys.readouterr().err
+
+
+def test_vitou_desk_prints_its_address_serves_it_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    from deskserver import fetch
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-m", "vitou_ref", "desk", "--no-browser", "--save-dir", str(tmp_path)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("vitou desk: http://127.0.0.1:")
+        url = line.split(": ", 1)[1].strip()
+        status, html = fetch(url)
+        assert status == 200 and "Save into the folder given at start" in html
+        assert fetch(url.rsplit("/", 2)[0] + "/")[0] == 403
+    finally:
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(30) == 0
+
+
+def test_a_ruleset_of_ones_own_from_its_file_rules_the_record_and_reloads_with_it() -> None:
+    # vitou-partners-tie's text under another name: a club's own file, which no registry knows.
+    text = (ROOT / "spec" / "profiles" / "vitou-partners-tie-1.0.0.yaml").read_text(encoding="utf-8")
+    text = text.replace("id: vitou-partners-tie", "id: club-nice")
+    with served() as s:
+        status, html = s.post("rules_file", {"text": text, "filename": "club-nice.yaml"})
+        assert status == 200 and 'id="problems"' not in html
+        assert "ruleset club-nice/1.0.0" in html
+        s.post("deal", {"deal": "0", "paste": SECTION_05})
+        s.post("typed", {"text": "N r3 N AS E r6 E 9C S refuse"})
+        saved = s.get("record.yaml")[1]
+        assert "ruleset: club-nice/1.0.0" in saved
+        status, html = s.post("load", {"text": saved, "filename": "club.yaml"})
+        assert 'id="problems"' not in html and len(s.desk.branches) == 2
+        assert s.get("record.yaml")[1] == saved
+
+
+def test_an_illegal_rulings_clause_link_leads_to_the_clause_on_the_page() -> None:
+    with served() as s:
+        html = _section_05(s, "N r3 N AS E r6 E 9C W refuse")
+    assert 'href="#cited-bid-refusal"' in html and 'id="cited-bid-refusal"' in html

@@ -124,6 +124,7 @@ def test_the_page_reads_at_phone_and_desktop_widths(width: int, tmp_path: Path) 
         _press(p, "#compare-form", "Compare")
         assert p.scroll_width() <= width
         assert p.evaluate("document.getElementById('vitou-style') !== null")  # the kit's shared layout
+        p.evaluate("document.querySelector('#desk-5 details').open = true")  # the refusal's clause, in its words
         p.evaluate("document.getElementById('rulings').scrollIntoView()")
         shot = p.screenshot(tmp_path / f"desk-{width}.png")
         if width == DESKTOP and os.environ.get("VITOU_DESK_SCREENSHOT"):

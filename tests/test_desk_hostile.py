@@ -196,3 +196,13 @@ def test_nothing_is_written_but_into_the_folder(desk: Served, tmp_path: Path) ->
         assert desk.post(op)[0] == 200
     assert len(list((tmp_path / "saved").iterdir())) == 2
     assert sorted(os.listdir(".")) == cwd
+
+
+def test_the_page_shows_in_chromium_under_its_own_policy() -> None:
+    # The policy names the page's styles by their hashes: were one missing, Chromium would not apply it.
+    from browser import DESKTOP, page
+
+    with served() as s, page(s.url, DESKTOP) as p:
+        assert p.evaluate("getComputedStyle(document.querySelector('.masthead h1')).marginTop") == "4px"
+        assert p.evaluate("getComputedStyle(document.querySelector('.seats')).display") == "grid"
+        assert p.evaluate("document.styleSheets.length") == 2

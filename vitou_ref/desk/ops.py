@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
-import re
 import sys
 import time
 import traceback
@@ -222,14 +221,16 @@ def save_into(desk: Desk) -> str | None:
     raise Refused(409, "too many records saved this second")
 
 
-def csp(html: str) -> str:
-    """No script but the desk's own file, no style but the page's own elements (by their hashes), nothing outside."""
-    hashes = []
-    for css in re.findall(r"<style[^>]*>(.*?)</style>", html, re.S):
-        digest = base64.b64encode(hashlib.sha256(css.encode("utf-8")).digest()).decode("ascii")
-        hashes.append(f"'sha256-{digest}'")
+def csp(*styles: str) -> str:
+    """No script but the desk's own file, no style but the page's own (by their hashes), nothing from outside.
+
+    ``styles`` are the texts of the page's style elements: the shared stylesheet and the page's own rules.
+    """
+    hashes = " ".join(
+        f"'sha256-{base64.b64encode(hashlib.sha256(css.encode('utf-8')).digest()).decode('ascii')}'" for css in styles
+    )
     return (
-        f"default-src 'self'; script-src 'self'; style-src 'self' {' '.join(hashes)}; img-src 'self'; "
+        f"default-src 'self'; script-src 'self'; style-src 'self' {hashes}; img-src 'self'; "
         "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
     )
 

@@ -6,11 +6,13 @@ import secrets
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, ClassVar
 
+from ..audit.auditpage import CSS as AUDIT_CSS
 from ..audit.auditpage import page as audit_page
+from ..present.page import CSS as SHARED_CSS
 from .forms import SCRIPT
 from .ops import MAX_BODY, TIMEOUT, Refused, apply, check_form, csp, log_error
 from .state import Desk
-from .view import render
+from .view import CSS, render
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -64,14 +66,15 @@ class Handler(BaseHTTPRequestHandler):
         if route == "":
             html = render(desk, self.secret)
             desk.notice, desk.info = [], ""  # said once: a reload shows the records, not an old refusal
-            self._send(200, html.encode(), "text/html; charset=utf-8", csp(html))
+            self._send(200, html.encode(), "text/html; charset=utf-8", csp(SHARED_CSS, CSS))
         elif route == "desk.js":
             self._send(200, SCRIPT.encode(), "text/javascript; charset=utf-8")
         elif route == "record.yaml":
             self._send(200, desk.yaml().encode(), "application/yaml; charset=utf-8", attach="record.yaml")
         elif route == "audit.html":
             html = audit_page(desk.check(desk.branch.data).audit, desk.lang)
-            self._send(200, html.encode(), "text/html; charset=utf-8", csp(html), attach="audit.html")
+            policy = csp(SHARED_CSS, AUDIT_CSS)
+            self._send(200, html.encode(), "text/html; charset=utf-8", policy, attach="audit.html")
         else:
             raise Refused(404, "no such page at the desk")
 

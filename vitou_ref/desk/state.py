@@ -11,7 +11,7 @@ from typing import Any
 
 from ..audit.audit import Audit, Position, audit, position_of
 from ..audit.notation import parse_notation
-from ..audit.record import Record, dump_record, read_record
+from ..audit.record import MAX_RECORD_BYTES, Record, dump_record, read_record
 from ..engine.actions import Malformed, action_from_json
 from ..engine.tables import tables_for
 from ..present import escape
@@ -256,7 +256,7 @@ class Desk:
             self.notice = [f"the desk holds up to {MAX_BRANCHES} records; drop one first"]
             return False
         try:
-            record, _ = read_record(text, name)
+            record, _ = read_record(text, name, self._custom_of(text, name))
         except InputError as exc:
             self.notice = [str(p) for p in exc.problems]
             return False
@@ -268,6 +268,16 @@ class Desk:
             self.current -= 1
             return False
         return True
+
+    def _custom_of(self, text: str | bytes, name: str) -> Ruleset | None:
+        """The ruleset given as a file that a record names, if it names one; the loader reads the rest."""
+        if not self.custom:
+            return None
+        try:
+            header = load_text(text, name, max_bytes=MAX_RECORD_BYTES).data.get("header")
+        except (InputError, AttributeError):
+            return None
+        return self.custom.get(str(header.get("ruleset"))) if isinstance(header, dict) else None
 
     def yaml(self) -> str:
         """The current record as `vitou record` writes it: the canonical YAML the kit reads."""

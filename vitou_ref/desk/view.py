@@ -7,7 +7,7 @@ from typing import Any
 from .._version import __version__
 from ..audit.audit import Position, Ruling, Words, audit
 from ..audit.auditpage import CSS as AUDIT_CSS
-from ..audit.auditpage import _ruling
+from ..audit.auditpage import _cited, _ruling
 from ..audit.report import compare, compare_text, shown
 from ..engine.tables import tables_for
 from ..present import escape
@@ -124,7 +124,7 @@ def _rulings(desk: Desk, c: Checked, w: Words, secret: str) -> list[str]:
     out.append('<ol class="rulings">')
     for r in c.audit.rulings:
         out.append(_one(c, w, r, secret))
-    out += ["</ol>", "</section>"]
+    out += ["</ol>", "</section>", *_cited(c.audit, w)]  # the clauses an illegal ruling links to, in full
     return out
 
 
