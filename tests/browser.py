@@ -79,16 +79,35 @@ class Page:
         while not any(e.get("method") == event for e in self._events):
             self._events.append(self._receive())
 
-    def open(self, html_path: Path, width: int, height: int) -> None:
+    def open(self, html_path: Path | str, width: int, height: int) -> None:
         (target,) = [t for t in self._send("Target.getTargets", session=False)["targetInfos"] if t["type"] == "page"]
         attached = self._send("Target.attachToTarget", {"targetId": target["targetId"], "flatten": True}, session=False)
         self._session = attached["sessionId"]
         self._send("Page.enable")
         metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}
         self._send("Emulation.setDeviceMetricsOverride", metrics)
-        self._send("Page.navigate", {"url": Path(html_path).resolve().as_uri()})
+        self.navigate(html_path)
+
+    def navigate(self, where: Path | str) -> None:
+        """Load a file, or an address (``http://...``), and wait until it is loaded and settled."""
+        url = where if isinstance(where, str) and where.startswith("http") else Path(where).resolve().as_uri()
+        self._events = [e for e in self._events if e.get("method") != "Page.loadEventFired"]
+        self._send("Page.navigate", {"url": url})
         self._wait_for("Page.loadEventFired")
         self.evaluate(_SETTLED)
+
+    def click(self, selector: str, *, loads: bool = False) -> None:
+        """Click the element ``selector`` picks; with ``loads``, wait for the page it leads to (a form sent)."""
+        self._events = [e for e in self._events if e.get("method") != "Page.loadEventFired"]
+        found = self.evaluate(
+            f"(() => {{ const el = document.querySelector({json.dumps(selector)}); "
+            "if (!el) return false; el.click(); return true; })()"
+        )
+        if not found:
+            raise LookupError(f"nothing on the page matches {selector}")
+        if loads:
+            self._wait_for("Page.loadEventFired")
+            self.evaluate(_SETTLED)
 
     def evaluate(self, expression: str) -> Any:
         """The value of a JavaScript expression in the page (a promise is awaited)."""
@@ -127,8 +146,8 @@ def _high(fd: int) -> int:
 
 
 @contextlib.contextmanager
-def page(html_path: Path, width: int, height: int = HEIGHT) -> Iterator[Page]:
-    """A page loaded in a viewport of width x height CSS pixels, its scripts run and its fonts loaded."""
+def page(html_path: Path | str, width: int, height: int = HEIGHT) -> Iterator[Page]:
+    """A page (a file, or an ``http://`` address) loaded in a width x height viewport, scripts run, fonts loaded."""
     chromium = chromium_path()
     commands_r, commands_w = map(_high, os.pipe())
     replies_r, replies_w = map(_high, os.pipe())

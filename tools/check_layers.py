@@ -20,7 +20,7 @@ LAYERS: list[list[str]] = [
     ["protocol", "players"],
     ["kit"],
     ["hunt", "audit", "sim", "results"],
-    ["rulebook"],  # speaks in the audit's words: its examples read as the rulings do
+    ["rulebook", "desk"],  # speak in the audit's words: examples and the desk's rulings read as the audit's do
     ["cli"],
 ]
 # Modules at the top of the package and what they are: the version and the

@@ -1,0 +1,154 @@
+"""The desk's forms: the game, a deal by its card grid or pasted, keeping and loading records; and its script."""
+
+from __future__ import annotations
+
+from ..audit.audit import Words
+from ..engine.tables import tables_for
+from ..present import escape
+from ..present.cards import prose
+from ..rules.data import data_dir
+from ..rules.registry import shipped_names
+from .state import LANGS, Checked, Desk
+
+# The page's one script, served from the desk itself: it reads a chosen file into the text box beside it,
+# so that a record or a rules file can be given without typing; without scripts, pasting does the same.
+SCRIPT = """"use strict";
+document.querySelectorAll("input[type=file][data-into]").forEach(function (input) {
+  input.addEventListener("change", function () {
+    var file = input.files && input.files[0];
+    if (!file) { return; }
+    file.text().then(function (text) {
+      var box = input.form.elements[input.dataset.into];
+      box.value = text;
+      var name = input.form.elements.filename;
+      if (name) { name.value = file.name; }
+    });
+  });
+});
+"""
+
+
+def _head(secret: str, op: str, attrs: str = "") -> str:
+    e = escape.html
+    return (
+        f'<form method="post" action="/{e(secret)}/do"{attrs}>'
+        f'<input type="hidden" name="token" value="{e(secret)}"><input type="hidden" name="op" value="{e(op)}">'
+    )
+
+
+def button_form(secret: str, op: str, fields: dict[str, str], label: str, *, inline: bool = False) -> str:
+    """One button that posts one operation with its fields."""
+    e = escape.html
+    hidden = "".join(f'<input type="hidden" name="{e(k)}" value="{e(v)}">' for k, v in fields.items())
+    cls = ' class="inline"' if inline else ""
+    return f"{_head(secret, op, cls)}{hidden}<button>{e(label)}</button></form>"
+
+
+def _options(values: list[str], chosen: str | None, shown: dict[str, str] | None = None) -> str:
+    e = escape.html
+    shown = shown or {}
+    return "".join(
+        f'<option value="{e(v)}"{" selected" if v == chosen else ""}>{e(shown.get(v, v))}</option>' for v in values
+    )
+
+
+def game_form(desk: Desk, c: Checked, secret: str) -> str:
+    """The ruleset, the language, the dealer, the starting score and the event."""
+    e = escape.html
+    t = tables_for(c.rules)
+    w = Words(c.rules, desk.lang)
+    header = c.record.header
+    names = [*desk.custom, *(n for n in shipped_names() if n not in desk.custom)]
+    score = header.get("score") or {}
+    scores = "".join(
+        f'<label>{e(w.side(s))} <input name="score-{e(s)}" size="3" maxlength="9" inputmode="numeric" '
+        f'value="{e(str(score.get(s, "")))}"></label>'
+        for s in t.side_ids
+    )
+    seats = {s: w.seat(s) for s in t.seat_ids}
+    return (
+        _head(secret, "game", ' id="game-form"')
+        + f'<label>Ruleset <select name="ruleset">{_options(names, c.rules.name)}</select></label>'
+        + f'<label>Language <select name="lang">{_options(list(LANGS), desk.lang)}</select></label>'
+        + f'<label>Dealer <select name="dealer">{_options(list(t.seat_ids), header.get("dealer"), seats)}</select>'
+        + f"</label><fieldset><legend>Starting score</legend>{scores}</fieldset>"
+        + f'<label>Event <input name="event" size="30" maxlength="200" value="{e(str(header.get("event", "")))}">'
+        + f'</label><label>Note <input name="note" size="30" maxlength="2000" value="{e(str(header.get("note", "")))}">'
+        + '</label><button class="primary">Set the game</button></form>'
+        + _head(secret, "rules_file", ' id="rules-form"')
+        + "<details><summary>Or a ruleset of your own, from its file</summary>"
+        + '<input type="file" accept=".yaml,.yml,.json" data-into="text">'
+        + '<input type="hidden" name="filename" value="">'
+        + '<textarea name="text" placeholder="paste the rules file here"></textarea>'
+        + "<button>Use this ruleset</button></details></form>"
+    )
+
+
+def deal_form(c: Checked, w: Words, secret: str, index: int) -> str:
+    """Deal ``index`` (the next one when it is past the last): each seat's cards by clicking, or pasted."""
+    e = escape.html
+    t = tables_for(c.rules)
+    deals = c.record.deals
+    deal = deals[index] if index < len(deals) else {}
+    title = f"Deal {index + 1}" if index < len(deals) else f"Deal {index + 1} (the next one)"
+    pack = {t.card(x).text for x in t.deck}
+    p = c.rules.params
+    # One row per suit, highest rank first: the grid reads as a hand is sorted at the table.
+    suits = [[r.value + s.suit.value for r in p.rank_order if r.value + s.suit.value in pack] for s in p.suits]
+    seats = []
+    for seat in t.seat_ids:
+        held = set(deal.get(seat, []))
+        rows = "".join(
+            '<div class="grid">'
+            + "".join(
+                f'<label><input type="checkbox" name="card-{e(seat)}" value="{e(code)}"'
+                f"{' checked' if code in held else ''}>{prose(code, w.deck)}</label>"
+                for code in suit
+            )
+            + "</div>"
+            for suit in suits
+        )
+        seats.append(f'<fieldset class="seat"><legend>{e(w.seat(seat))}</legend>{rows}</fieldset>')
+    said = f"<p>{prose(w.deal(deal), w.deck)}</p>" if deal else ""
+    drop = button_form(secret, "drop_deal", {"deal": str(index)}, "Remove this deal") if deal else ""
+    opened = " open" if not deals else ""  # the grid of a next deal, open only before the first
+    return (
+        f'<details class="deal" id="deal-{index + 1}"{opened}><summary>{e(title)}</summary>{said}'
+        + _head(secret, "deal")
+        + f'<input type="hidden" name="deal" value="{index}"><div class="seats">{"".join(seats)}</div>'
+        + '<label>Or paste it: <input name="paste" size="44" maxlength="2000" '
+        + 'placeholder="N: AS 7H 8C; E: 9C KD JH; S: 10H QS 8D; W: 7C AD 9S"></label>'
+        + f'<button class="primary">Deal {index + 1}</button></form>{drop}</details>'
+    )
+
+
+def disputes() -> list[str]:
+    """The shipped disputes, by file name: the only files the desk reads on a request's word."""
+    return sorted(p.name for p in data_dir("conformance").joinpath("disputes").glob("[0-9]*.yaml"))
+
+
+def keep_section(desk: Desk, secret: str, shipped: list[str]) -> str:
+    e = escape.html
+    s = e(secret)
+    save_dir = (
+        _head(secret, "save", ' class="inline"') + "<button>Save into the folder given at start</button></form>"
+        if desk.save_dir
+        else ""
+    )
+    return (
+        '<section id="keep"><h2>Keep and hand over</h2><p>'
+        f'<a id="save" href="/{s}/record.yaml" download>Save the record (YAML)</a> · '
+        f'<a id="export" href="/{s}/audit.html" download>Export the audit page</a></p>{save_dir}'
+        + _head(secret, "dispute", ' id="dispute-form"')
+        + f'<label>A shipped dispute <select name="name">{_options(shipped, None)}</select></label>'
+        + "<button>Load</button></form>"
+        + _head(secret, "load", ' id="load-form"')
+        + "<details><summary>Load a record from its file</summary>"
+        + '<input type="file" accept=".yaml,.yml,.json" data-into="text">'
+        + '<input type="hidden" name="filename" value="">'
+        + '<textarea name="text" placeholder="paste the record here"></textarea>'
+        + "<button>Load the record</button></details></form></section>"
+    )
+
+
+__all__ = ["SCRIPT", "button_form", "deal_form", "disputes", "game_form", "keep_section"]

@@ -1,0 +1,334 @@
+"""The desk's state: the records being entered, each change checked by the record loader before it is kept."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import dataclasses
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..audit.audit import Audit, Position, audit, position_of
+from ..audit.notation import parse_notation
+from ..audit.record import MAX_RECORD_BYTES, Record, dump_record, read_record
+from ..engine.actions import Malformed, action_from_json
+from ..engine.tables import tables_for
+from ..present import escape
+from ..protocol.server import match_from_setup
+from ..rules.errors import IllegalAction, InputError, UnknownRuleset
+from ..rules.model import Ruleset
+from ..rules.problems import Problem
+from ..rules.registry import load_rules_text, load_ruleset, shipped_names
+from ..rules.yamlsafe import load_text
+
+SOURCE = "the record entered"
+LANGS = ("en", "fr", "pt", "ru")
+MAX_BRANCHES = 20  # a referee compares a few what-ifs, not hundreds
+MAX_ACTIONS = 400  # far more than a match of twenty-odd hands holds, so that a replay stays instant
+
+
+@dataclass
+class Branch:
+    """One record at the desk: the main one as it happened, or a what-if branched from it."""
+
+    name: str
+    data: dict[str, Any]  # the record's canonical JSON form, always one the loader reads
+
+
+@dataclass
+class Checked:
+    """A branch as the audit sees it: the record, its ruleset, the rulings and the position before each action."""
+
+    record: Record
+    rules: Ruleset
+    audit: Audit
+    positions: list[Position]  # before each action, and after the last
+
+
+def blank(ruleset: str = "vitou") -> dict[str, Any]:
+    rules = load_ruleset(ruleset)
+    return {
+        "format": 1,
+        "header": {"ruleset": rules.name, "dealer": tables_for(rules).seat_ids[-1]},
+        "deals": [],
+        "actions": [],
+    }
+
+
+def problem(code: str, message: str, where: str) -> InputError:
+    return InputError([Problem(code, message, where)])
+
+
+@dataclass
+class Desk:
+    """Everything one referee has entered: the records (branches), the language, the ruleset to compare with."""
+
+    save_dir: str | None = None
+    lang: str = "en"
+    branches: list[Branch] = field(default_factory=lambda: [Branch("main", blank())])
+    current: int = 0
+    compare_with: str | None = None
+    custom: dict[str, Ruleset] = field(default_factory=dict)  # rulesets given as a file, by their name
+    notice: list[str] = field(default_factory=list)  # the problems of the last change refused, shown once
+    info: str = ""  # what the last request did that the page does not show (a file saved)
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+    @property
+    def branch(self) -> Branch:
+        return self.branches[self.current]
+
+    def rules_for(self, name: str) -> Ruleset | None:
+        """A ruleset given as a file is the desk's own; a shipped name is left to the loader (None)."""
+        return self.custom.get(name)
+
+    def check(self, data: dict[str, Any], name: str | None = None) -> Checked:
+        """The record read back by the loader, as `vitou audit` would read its file: InputError when it cannot be.
+
+        The audit names the record by ``name`` (the branch's, a loaded file's), as the kit names it by its file.
+        """
+        rules = self.rules_for(str(data.get("header", {}).get("ruleset", "")))
+        record, rules = read_record(escape.json_dumps(data, indent=2), SOURCE, rules)
+        record = dataclasses.replace(record, source=name or self.branch.name)
+        if len(record.actions) > MAX_ACTIONS:
+            raise problem("RECORD_TOO_LONG", f"the desk holds up to {MAX_ACTIONS} actions in one record", SOURCE)
+        return Checked(record, rules, audit(record, rules, go_on=True), positions(record, rules))
+
+    def change(self, data: dict[str, Any]) -> bool:
+        """Keep ``data`` as the current record if the loader reads it; else keep the record as it was."""
+        try:
+            self.check(data)
+        except InputError as exc:
+            self.notice = [str(p) for p in exc.problems]
+            return False
+        self.branch.data = data
+        self.notice = []
+        return True
+
+    def draft(self) -> dict[str, Any]:
+        return copy.deepcopy(self.branch.data)
+
+    # ------------------------------------------------------------ the game
+
+    def set_game(self, ruleset: str, dealer: str, score: dict[str, str], event: str, note: str = "") -> bool:
+        data = self.draft()
+        header = data["header"]
+        try:
+            rules = self.custom.get(ruleset) or load_ruleset(ruleset)
+        except (UnknownRuleset, InputError) as exc:
+            self.notice = [f"ruleset: {exc}"]
+            return False
+        was = header["ruleset"]
+        header["ruleset"] = rules.name
+        header.pop("hash", None)  # a hash names the rules it was written for; the ruleset changed
+        seats = tables_for(rules).seat_ids
+        header["dealer"] = dealer if dealer in seats or rules.name == was else seats[-1]  # another game's seats
+        if any(v.strip() for v in score.values()):
+            header["score"] = {side: _points(side, v) for side, v in score.items()}
+        else:
+            header.pop("score", None)
+        for key, text in (("event", event), ("note", note)):
+            if text.strip():
+                header[key] = text.strip()
+            else:
+                header.pop(key, None)
+        return self.change(data)
+
+    def add_rules_file(self, text: str, filename: str) -> bool:
+        try:
+            rules = load_rules_text(text, filename or "the rules file")
+        except InputError as exc:
+            self.notice = [str(p) for p in exc.problems]
+            return False
+        self.custom[rules.name] = rules
+        return self.set_game(
+            rules.name, tables_for(rules).seat_ids[-1], {}, str(self.branch.data["header"].get("event", ""))
+        )
+
+    def set_deal(self, index: int, deal: dict[str, list[str]]) -> bool:
+        data = self.draft()
+        if not 0 <= index <= len(data["deals"]):
+            self.notice = [f"deal {index + 1}: the record has {len(data['deals'])} deals"]
+            return False
+        if index == len(data["deals"]):
+            data["deals"].append(deal)
+        else:
+            data["deals"][index] = deal
+        return self.change(data)
+
+    def drop_deal(self, index: int) -> bool:
+        data = self.draft()
+        if 0 <= index < len(data["deals"]):
+            del data["deals"][index]
+        return self.change(data)
+
+    # ------------------------------------------------------------ actions and claims
+
+    def add_actions(self, actions: list[Any]) -> bool:
+        data = self.draft()
+        data["actions"] = [*data["actions"], *actions]
+        return self.change(data)
+
+    def add_typed(self, text: str) -> bool:
+        """An action typed in the notation, as the table said it: a claimed or an illegal one too."""
+        rules = self.check(self.branch.data).rules
+        parsed, problems = parse_notation(text, tables_for(rules), "the action typed")
+        if problems or not parsed:
+            self.notice = [str(p) for p in problems] or ["the action typed: no action in it"]
+            return False
+        return self.add_actions([p.action for p in parsed])
+
+    def undo(self) -> bool:
+        data = self.draft()
+        if data["actions"]:
+            n = len(data["actions"])
+            data["actions"] = data["actions"][:-1]
+            _drop_from(data, n)
+        return self.change(data)
+
+    def add_claim(self, at: int, by: str, claim: str, asserts: str) -> bool:
+        data = self.draft()
+        entry: dict[str, Any] = {"at": at, "claim": claim}
+        if by:
+            entry["by"] = by
+        if asserts:
+            entry["asserts"] = asserts
+        data["claims"] = [*data.get("claims", []), entry]
+        return self.change(data)
+
+    def drop_claim(self, k: int) -> bool:
+        data = self.draft()
+        claims = data.get("claims", [])
+        if 0 <= k < len(claims):
+            del claims[k]
+        if not claims:
+            data.pop("claims", None)
+        return self.change(data)
+
+    # ------------------------------------------------------------ what-ifs
+
+    def branch_at(self, n: int) -> bool:
+        """A what-if: the record up to action ``n`` (1-based) excluded, to be played on otherwise."""
+        if len(self.branches) >= MAX_BRANCHES:
+            self.notice = [f"the desk holds up to {MAX_BRANCHES} records; drop one first"]
+            return False
+        data = self.draft()
+        if not 1 <= n <= len(data["actions"]) + 1:
+            self.notice = [f"branch: there is no action {n}"]
+            return False
+        data["actions"] = data["actions"][: n - 1]
+        _drop_from(data, n)
+        self.branches.append(Branch(f"{self.branch.name}, what if at {n}", data))
+        self.current = len(self.branches) - 1
+        self.notice = []
+        return True
+
+    def switch(self, i: int) -> bool:
+        if 0 <= i < len(self.branches):
+            self.current = i
+            return True
+        return False
+
+    def drop_branch(self, i: int) -> bool:
+        if len(self.branches) > 1 and 0 <= i < len(self.branches):
+            del self.branches[i]
+            self.current = min(self.current, len(self.branches) - 1) if i >= self.current else self.current - 1
+        return True
+
+    def set_compare(self, ruleset: str) -> bool:
+        if not ruleset:
+            self.compare_with = None
+            return True
+        try:
+            rules = self.custom.get(ruleset) or load_ruleset(ruleset)
+        except (UnknownRuleset, InputError) as exc:
+            self.notice = [f"compare: {exc}"]
+            return False
+        self.compare_with = rules.name
+        self.notice = []
+        return True
+
+    # ------------------------------------------------------------ keep and hand over
+
+    def load(self, text: str | bytes, name: str) -> bool:
+        """A record read from a file or a shipped dispute, kept as a new record beside the others."""
+        if len(self.branches) >= MAX_BRANCHES:
+            self.notice = [f"the desk holds up to {MAX_BRANCHES} records; drop one first"]
+            return False
+        try:
+            record, _ = read_record(text, name, self._custom_of(text, name))
+        except InputError as exc:
+            self.notice = [str(p) for p in exc.problems]
+            return False
+        data = record.to_json()
+        self.branches.append(Branch(name, data))
+        self.current = len(self.branches) - 1
+        if not self.change(data):
+            del self.branches[self.current]
+            self.current -= 1
+            return False
+        return True
+
+    def _custom_of(self, text: str | bytes, name: str) -> Ruleset | None:
+        """The ruleset given as a file that a record names, if it names one; the loader reads the rest."""
+        if not self.custom:
+            return None
+        try:
+            header = load_text(text, name, max_bytes=MAX_RECORD_BYTES).data.get("header")
+        except (InputError, AttributeError):
+            return None
+        return self.custom.get(str(header.get("ruleset"))) if isinstance(header, dict) else None
+
+    def yaml(self) -> str:
+        """The current record as `vitou record` writes it: the canonical YAML the kit reads."""
+        return dump_record(self.check(self.branch.data).record.to_json(), "yaml")
+
+
+def positions(record: Record, rules: Ruleset) -> list[Position]:
+    """The position before each action, and after the last; an illegal action changes nothing, as in the audit."""
+    m = match_from_setup(tables_for(rules), record.setup())
+    out = []
+    for ra in record.actions:
+        out.append(position_of(rules, m))
+        with contextlib.suppress(Malformed, IllegalAction):  # not made, as the audit's --continue has it
+            m.apply(action_from_json(ra.action))
+    out.append(position_of(rules, m))
+    return out
+
+
+def _points(side: str, text: str) -> int | str:
+    # Left as text when it is not a number, so that the loader's schema names the field.
+    return int(text) if text.strip().isdigit() and len(text.strip()) < 10 else text
+
+
+def _drop_from(data: dict[str, Any], n: int) -> None:
+    """Claims and notes on actions from ``n`` on: they spoke of actions no longer in the record."""
+    for key in ("claims", "annotations"):
+        kept = [c for c in data.get(key, []) if c.get("at", 0) < n]
+        if kept:
+            data[key] = kept
+        else:
+            data.pop(key, None)
+
+
+def parse_deal(text: str, seats: tuple[str, ...]) -> dict[str, list[str]]:
+    """A deal pasted as the record writes it (``{N: [AS, 7H, 8C], ...}``) or seat by seat (``N: AS 7H 8C; E: ...``)."""
+    if "{" not in text:
+        text = "\n".join(part.strip() for part in text.replace(";", "\n").splitlines() if part.strip())
+    doc = load_text(text, "the deal pasted", max_bytes=64 * 1024)
+    if not isinstance(doc.data, dict):
+        raise problem("DEAL_PASTED", "a deal is each seat with its cards: N: AS 7H 8C; E: ...", "the deal pasted")
+    out: dict[str, list[str]] = {}
+    for seat, given in doc.data.items():
+        cards = given.replace(",", " ").split() if isinstance(given, str) else given
+        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+            raise problem("DEAL_PASTED", f"seat {seat}: its cards are card codes (AS 7H 8C)", "the deal pasted")
+        out[str(seat)] = list(cards)
+    return out
+
+
+def shipped() -> list[str]:
+    return shipped_names()
+
+
+__all__ = ["LANGS", "Branch", "Checked", "Desk", "parse_deal", "positions", "shipped"]
