@@ -173,7 +173,7 @@ def _summary(c: Comparison) -> str:
     rows = []
     for e, t, env in c.rows():
         r = e.report
-        whence = f"{r.path} · {r.command or 'command not recorded'}"
+        whence = " · ".join(e.whence())
         if r.known_failures:
             whence += f" · {counted(len(r.known_failures), 'known failure', 'known failures')} listed"
         envelope = (
@@ -183,7 +183,7 @@ def _summary(c: Comparison) -> str:
             else '<td class="num r-none">–</td>'
         )
         rows.append(
-            f'<tr><th scope="row">{_tag(e)}{_e(r.name, 80)}<span class="sub">{_e(whence, 400)}</span></th>'
+            f'<tr><th scope="row">{_tag(e)}{_e(e.label, 200)}<span class="sub">{_e(whence, 400)}</span></th>'
             f"<td>{_e(r.version, 40)}</td><td>{_e(r.language, 30)}</td><td>{_e(t.ruleset, 60)}</td>"
             + _ratio_cell((t.passed, t.verdict.total))
             + _ratio_cell((t.verdict.clauses_passed, t.verdict.clauses_total))
