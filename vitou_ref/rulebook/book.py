@@ -13,6 +13,7 @@ from ..audit.i18n import (
     decision_words,
     error_when_words,
     error_words,
+    row_words,
     ruleset_words,
 )
 from ..engine.events import Event
@@ -188,11 +189,30 @@ def _errors_md(book: Book) -> list[str]:
     return [md.target("errors"), "", md.heading(2, _md(w.say("rulebook", "errors"))), "", *md.table(head, rows), ""]
 
 
+def resolution_table(book: Book, c: Any) -> tuple[list[str], list[tuple[str, str, str]], str]:
+    """The table a resolution clause's text looks its results up in: the heads, each row's pattern, winner and
+    text in the book's language, and what A, B and T stand for; no rows for any other clause."""
+    if c.rule != "resolution":
+        return [], [], ""
+    w = book.words
+    winners = {"A": "A", "B": "B", "none": w.say("words", "nobody"), "eldest": w.say("rulebook", "rows_eldest")}
+    rows = [
+        (" ".join(r["pattern"]), winners.get(r["winner"], r["winner"]), row_words(c, r["id"], r["text"], book.lang))
+        for r in thaw(c.data)["rows"]
+    ]
+    heads = [w.say("rulebook", key) for key in ("rows_pattern", "rows_winner", "rows_text")]
+    return heads, rows, w.say("rulebook", "rows_legend")
+
+
 def _clause_md(book: Book, c: Any, codes: list[str]) -> list[str]:
     """One clause: its anchor and heading, its text, then where it comes from and what refers to it."""
     rules, w, lang = book.rules, book.words, book.lang
     title, text = clause_words(c, lang)
     out = [md.target(anchor("clause", c.id)), "", md.heading(3, f"{_md(c.id)}: {_md(title)}"), "", _md(text), ""]
+    heads, rows, legend = resolution_table(book, c)
+    if rows:
+        out += [*md.table([_md(h) for h in heads], [[md.code(p), _md(x), _md(t)] for p, x, t in rows]), ""]
+        out += [f"*{_md(legend)}*", ""]
     meta = [_md(w.say("rulebook", "source", section=c.section))]
     if c.quote and lang == "en":
         meta.append(f"{_md(w.say('rulebook', 'quote') + w.colon)} \u201c{_md(c.quote)}\u201d")

@@ -10,7 +10,7 @@ from ..present import escape
 from ..present.cards import notation, prose
 from ..present.page import anchor, document
 from ..rules.model import Clause, thaw
-from .book import Book, Example, section_title, sections_of
+from .book import Book, Example, resolution_table, section_title, sections_of
 
 # The contents: two columns on a wide screen, each section's list whole in one of them; one column on a phone.
 CSS = """
@@ -19,6 +19,7 @@ nav>ul>li{break-inside:avoid;margin-bottom:.4rem}
 nav ul ul{padding-left:1.2rem}
 .example{background:#f8f3ea;border-left:4px solid #c9a66b;padding:.5rem 1rem;margin:1rem 0}
 .clar{border-left:4px solid #8fa6b8;padding-left:1rem}
+.resolution td:first-child{white-space:nowrap}
 @media (max-width:40rem){nav>ul{columns:auto}#errors table,#errors tbody,#errors tr,#errors td{display:block}#errors tr:first-child{display:none}#errors tr{border:1px solid var(--line);margin-bottom:.6rem}#errors td{border:none}}
 @media print{nav{display:none}.example,.clar,article{break-inside:avoid}}
 """
@@ -91,6 +92,15 @@ def _clause_html(book: Book, c: Clause, codes: list[str]) -> str:
     # The clause that binds the deck defines how a card is written: its codes are the notation, not cards in play.
     body = notation(text, deck) if c.rule == "deck" else prose(text, deck)
     parts = [f'<article id="{anchor("clause", c.id)}"><h3>{e(c.id)}: {e(title)}</h3><p>{body}</p>']
+    heads, rows, legend = resolution_table(book, c)
+    if rows:
+        parts.append(
+            '<div class="scroll"><table class="resolution"><thead><tr>'
+            + "".join(f'<th scope="col">{e(h)}</th>' for h in heads)
+            + "</tr></thead><tbody>"
+            + "".join(f"<tr><td><code>{e(p)}</code></td><td>{e(x)}</td><td>{e(t)}</td></tr>" for p, x, t in rows)
+            + f'</tbody></table></div><p class="meta">{e(legend)}</p>'
+        )
     meta = [e(say("rulebook", "source", section=c.section))]
     if c.quote and lang == "en":
         meta.append(f"{e(say('rulebook', 'quote') + colon)} \u201c{e(c.quote)}\u201d")
