@@ -298,7 +298,11 @@ def render_markdown(run: Run, vs: list[Verdict]) -> str:
             out += [*mdown.table(["envelope topic", "cases passed"], topics), ""]
             continue
         sections = [[f"§{md(s)} {md(v.section_title(s))}", f"{a}/{b}"] for s, (a, b) in sorted(v.sections.items())]
-        out += [*mdown.table(["§section", "cases passed"], sections), "", md(COUNTS_IN_EACH[0].upper() + COUNTS_IN_EACH[1:] + ".")]
+        out += [
+            *mdown.table(["§section", "cases passed"], sections),
+            "",
+            md(COUNTS_IN_EACH[0].upper() + COUNTS_IN_EACH[1:] + "."),
+        ]
         out += [
             "",
             *mdown.table(
