@@ -64,6 +64,21 @@ def test_each_dispute_is_ruled_as_expected_in_every_language(
         assert ruling["reason"]["text"] and ruling["reason"]["key"]
     assert out["final"]["score"] == expected["final"]["score"]
     assert out["final"]["winner"] == expected["final"]["winner"]
+    if "claim" in expected:  # a claim is answered with what the rules give and the clause that gives it
+        (claim,) = ruling["claims"]
+        assert claim["clauses"] == expected["claim"]["clauses"]
+        assert all(f"{c} (" in claim["ruling"] for c in claim["clauses"])
+        if "upheld" in expected["claim"]:
+            assert claim["upheld"] is expected["claim"]["upheld"]
+        if "points" in expected["claim"]:
+            (hand,) = [e for e in ruling["events"] if e["event"] == "hand"]
+            assert hand["points"] == expected["claim"]["points"]
+    if "won_by" in expected:
+        main(["audit", str(DISPUTES / name), "--continue", "--lang", lang])
+        last = capsys.readouterr().out.splitlines()[-1]
+        rules = load_ruleset(out["ruleset"]["name"])
+        title = clause_words(rules.clause(expected["won_by"]), lang)[0]
+        assert last.endswith(f"{expected['won_by']} ({title})"), last
     seat_descriptions = [r["description"] for r in out["rulings"] if r["action"].get("seat") == "N"]
     assert all(NORTH[lang] in d for d in seat_descriptions)
 
@@ -79,6 +94,21 @@ def test_the_text_ruling_is_in_the_readers_language(capsys: pytest.CaptureFixtur
     assert "RAISE_FROM_LAST" in out and "bid.not_last" in out
     if lang != "en":
         assert "is last to play" not in out  # the English ruling sentence is not what a French reader gets
+
+
+def test_french_sets_a_space_before_every_colon_as_its_own_entries_do(capsys: pytest.CaptureFixture[str]) -> None:
+    # The catalog writes "cartes jouées : {cards}"; the labels the code joins to their text said "motif: ...".
+    for fmt in ("text", "markdown"):
+        main(["audit", str(DISPUTES / "02-refusal-not-follower.yaml"), "--lang", "fr", "--format", fmt])
+        out = capsys.readouterr().out
+        assert "motif : " in out and "situation : " in out and "cartes jouées : " in out
+        assert not re.search(r"[^\s:]: ", out), re.findall(r".{20}[^\s:]: .{10}", out)
+    assert main(["rulebook", "--lang", "fr", "--ruleset", "vitou/1.0.0"]) == 0
+    book = capsys.readouterr().out
+    assert "**Résultat :**" in book and "Nord : " in book
+    # Headings and the contents say "id: title"; a malformed action is shown as the record wrote it, in braces.
+    prose = [x for x in book.splitlines() if not x.lstrip().startswith(("- [", "#")) and "{" not in x]
+    assert not [x for x in prose if re.search(r"[^\s:]: ", x)][:3]
 
 
 def test_markdown_and_stopping(capsys: pytest.CaptureFixture[str]) -> None:

@@ -60,6 +60,34 @@ def test_the_page_stands_alone_in_the_readers_language(pages: Path, lang: str) -
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_the_page_tells_its_reader_where_the_replay_stopped_and_names_no_command_option(pages: Path, lang: str) -> None:
+    html = _audit_page(pages, lang).read_text(encoding="utf-8")
+    assert "--continue" not in html and catalog(lang)["audit"]["stopped_page"].split(":")[0].strip() in html
+    # The claim on the refusal is rejected by the clause the refusal breaks, named on the page.
+    assert re.search(r"bid\.refusal \(", html)
+
+
+def test_a_won_match_ends_with_the_clause_that_won_it_and_a_claim_with_the_clause_that_answers_it() -> None:
+    from vitou_ref.audit.grounds import event_clauses
+    from vitou_ref.engine.events import HandEvent, MatchEvent, TrickEvent
+
+    rules = load_ruleset("vitou/1.0.0")
+    score = (("NS", 21), ("EW", 4))
+    won = HandEvent("NS", 3, "tricks", score, row="AA", level=2, bidder="NS", mode="normal")
+    # Row AA of hand.resolution; an accepted 3 scores its value (bid.accepted_value); 21 is the target.
+    assert event_clauses(rules, [TrickEvent(2, "N"), won, MatchEvent("NS")]) == [
+        "trick.rank_only",
+        "hand.resolution",
+        "bid.accepted_value",
+        "score.target",
+    ]
+    refused = HandEvent("EW", 3, "refusal", score, level=2, bidder="EW", mode="normal")
+    assert event_clauses(rules, [refused]) == ["bid.refusal_value"]
+    # Le Truc names its clauses otherwise: its fold is truc.fold, bound to the rule of refusals.
+    assert event_clauses(load_ruleset("le-truc"), [refused]) == ["truc.fold"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("width", [PHONE, DESKTOP])
 def test_the_ruling_in_chromium(pages: Path, tmp_path_factory: pytest.TempPathFactory, lang: str, width: int) -> None:
     shots = tmp_path_factory.mktemp(f"audit-screenshots-{lang}-{width}", numbered=False)

@@ -100,7 +100,8 @@ SHARED = """(() => {
 def four_pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     d = tmp_path_factory.mktemp("four-pages")
     report = d / "ref.jsonl"
-    assert main(["certify", "--only", "VT-00*", "--report", str(report)]) == 0
+    # The reference runs the mutant's cases too, so that the results page has cases where the two differ.
+    assert main(["certify", "--only", "VT-00*,VT-03*", "--report", str(report)]) == 0
     mutant = d / "mutant.jsonl"
     impl = shlex.join([sys.executable, "-m", "vitou_ref.adapter", "--mutant", "refusal-pays-refuser"])
     assert main(["certify", "--impl", impl, "--only", "VT-03*", "--report", str(mutant)]) == 1
@@ -132,3 +133,59 @@ def test_the_four_pages_share_one_header_one_stylesheet_and_fit_a_phone(
     for name, f in facts.items():
         assert f["brand"] == results["brand"], name
         assert f["type"] == results["type"], name  # the same typography, as the browser computes it
+
+
+# ---- the results page on a phone and on a desk: what its newcomer must see
+
+RESULTS = """(() => {
+  document.querySelectorAll('details').forEach(d => d.open = true);
+  const seen = el => { const r = el.getBoundingClientRect();
+    return r.width > 0 && r.left >= 0 && r.right <= innerWidth + 1; };
+  const summary = [...document.querySelectorAll('#summary tbody tr')].map(tr => [...tr.cells].map(seen));
+  const ids = [...document.querySelectorAll('.id')];
+  const failing = [...document.querySelectorAll('#failing h3')].map(h => {
+    const out = []; for (let el = h.nextElementSibling; el && el.tagName === 'DETAILS'; el = el.nextElementSibling)
+      out.push(el.querySelector('summary strong').textContent);
+    return out; });
+  const details = [...document.querySelectorAll('#failing details')];
+  return {
+    summary,
+    ids: ids.length,
+    broken: ids.filter(el => el.getClientRects().length > 1).map(el => el.textContent),
+    cases: [...document.querySelectorAll('th.case .id')].map(el => el.textContent),
+    failing,
+    marked: details.map(d => [...d.querySelectorAll('pre')].map(p => [...p.querySelectorAll('mark')].map(m => m.textContent))),
+    clause_links: details.map(d => [...d.querySelectorAll('p.sub a')].map(a => a.getAttribute('href'))),
+  };
+})()"""
+
+
+@pytest.mark.parametrize("width", [PHONE, DESKTOP])
+def test_the_results_page_shows_every_column_whole_ids_and_marked_differences(
+    four_pages: dict[str, Path], width: int, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    shots = tmp_path_factory.mktemp(f"results-{width}", numbered=False)
+    with page(four_pages["results"], width, HEIGHT) as p:
+        facts = p.evaluate(RESULTS)
+        p.screenshot(shots / f"summary-{width}.png")
+        p.evaluate("document.querySelector('#g0 h3:last-of-type').scrollIntoView()")
+        p.screenshot(shots / f"differing-{width}.png")
+        p.evaluate("document.querySelector('#failing details').scrollIntoView()")
+        p.screenshot(shots / f"failure-{width}.png")
+    # Every column of the summary in view, its passed, verdict and envelope too (on a phone, the rows stack).
+    assert facts["summary"] and all(all(row) for row in facts["summary"]), facts["summary"]
+    # No id is broken across lines: the clauses' and the differing cases' (those on rows of their own).
+    assert facts["ids"] > 45 and facts["broken"] == []
+    assert facts["cases"] and facts["cases"][0].startswith("VT-03")
+    # The failures of each report by id, not in the order they ran.
+    assert all(f == sorted(f) for f in facts["failing"]) and any(facts["failing"])
+    # The mutant pays the refuser: expected and actual differ in the side that scores, marked on both sides.
+    first = facts["marked"][0]
+    assert len(first) == 2 and all(first) and set(first[0]) != set(first[1])
+    assert all(links and all(h.startswith("rulebook.html#clause-") for h in links) for links in facts["clause_links"])
+
+
+def test_the_rulebook_page_shows_the_table_of_hand_resolution(four_pages: dict[str, Path]) -> None:
+    with page(four_pages["rulebook"], PHONE, HEIGHT) as p:
+        rows = p.evaluate("document.querySelectorAll('#clause-hand-resolution table.resolution tbody tr').length")
+    assert rows == 8  # Vitou's eight rows, AA to TTT

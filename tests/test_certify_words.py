@@ -215,3 +215,16 @@ def test_a_traceback_then_a_hang_is_shown_at_the_start_timeout(tmp_path: Path) -
     assert "no answer within the time limit" in got.stderr
     assert "RuntimeError: no licence \\x1b[2J" in got.stderr  # escaped, never drawn on the terminal
     assert not CONTROL.search(got.stderr.replace("\n", "").replace("\t", ""))
+
+
+def test_the_counts_by_section_say_a_case_counts_in_each_section_it_touches(capsys: pytest.CaptureFixture[str]) -> None:
+    # VT-00* declares clauses of several sections: the sections' cases add up to more than the cases run, and
+    # the heading says so before a reader adds them.
+    assert main(["certify", "--only", "VT-00*"]) == 0
+    out = capsys.readouterr().out
+    ran = int(re.search(r"CONFORMANT vitou/1\.1\.0: (\d+)/\1 cases", out).group(1))
+    counted = sum(int(b) for b in re.findall(r"^  §\S+ .*: \d+/(\d+) cases$", out, flags=re.M))
+    assert counted > ran
+    assert "by rules-text section (a case counts in each section its clauses touch" in out
+    assert main(["certify", "--only", "VT-00*", "--format", "markdown"]) == 0
+    assert "A case counts in each section its clauses touch" in capsys.readouterr().out

@@ -206,6 +206,7 @@ def check_markdown(md: str, rulebook: bool = False) -> list[Any]:
 PAGE_TAGS = {"html", "head", "meta", "title", "style", "body", "header", "main", "footer", "section", "article", "nav"}
 PAGE_TAGS |= {"h1", "h2", "h3", "h4", "p", "a", "span", "div", "table", "thead", "tbody", "tr", "th", "td", "ul", "ol"}
 PAGE_TAGS |= {"li", "dl", "dt", "dd", "details", "summary", "strong", "em", "pre", "code", "blockquote", "i", "br"}
+PAGE_TAGS |= {"mark"}  # the part of an expected or actual value that differs from the other
 PAGE_ATTRS = {"lang", "charset", "name", "content", "class", "id", "href", "title", "scope", "colspan", "value"}
 PAGE_ATTRS |= {"style", "role", "aria-label"}
 

@@ -200,6 +200,25 @@ def test_diff_lists_what_changed_clause_by_clause(capsys: pytest.CaptureFixture[
     assert "no difference" in capsys.readouterr().out
 
 
+def test_diff_shows_where_two_texts_differ_and_values_as_the_rules_files_write_them(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["profile", "diff", "vitou/1.0.0", str(EXAMPLES / "club-nice.yaml")]) == 0
+    out = capsys.readouterr().out
+    (text,) = [line for line in out.splitlines() if line.startswith("    text: ")]
+    # bid.open says "in any trick of the hand ... (clarification 5)."; club.open "in the second or the third trick
+    # of the hand ... trick.": both sides once cut at the same 97 characters, which they share.
+    assert "in [-any-] {+the second or the third+} trick of the hand" in text
+    assert "[-trick (clarification 5).-] {+trick.+}" in text
+    assert "[-...-] marks words of the first only" in out
+    # club.open has no quote: absent, not Python's None; the data's list in YAML's flow style.
+    assert (
+        "quote: Before playing your card, unless you are last to the current trick, you may open at 3. -> (absent)"
+        in out
+    )
+    assert "data tricks: any -> [2, 3]" in out and "None" not in out and "'" not in out
+
+
 @pytest.mark.parametrize("name", ["vitou", *PROFILES])
 def test_simulate_reports_what_a_designer_wants(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--ruleset", name, "--matches", "40", "--seed", "3", "--format", "json"]) == 0

@@ -179,6 +179,27 @@ def test_text_and_markdown_show_rows_and_the_differing_cases(runs: Runs, capsys:
     assert all(f"| {i} " in md for i in failing)
 
 
+def test_each_report_is_named_once_its_label_then_where_it_comes_from_without_repeating_it(
+    runs: Runs, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["report", str(runs.ref), str(runs.mutant)]) == 0
+    text = capsys.readouterr().out
+    # The two commands tell the reports apart: the label carries the command, so the line adds only the file.
+    assert f"  A  vitou-ref 1.0.0 ({REFERENCE_LABEL}): {runs.ref}\n" in text
+    assert text.count(REFERENCE_LABEL) == 1
+    assert (
+        main(["report", "--format", "html", "-o", str(runs.dir / "labels.html"), str(runs.ref), str(runs.mutant)]) == 0
+    )
+    page = (runs.dir / "labels.html").read_text(encoding="utf-8")
+    summary = re.search(r'<section id="summary">.*?</section>', page, flags=re.S)
+    assert summary and summary.group().count(REFERENCE_LABEL) == 1  # in the row's label, not again under it
+    assert f"vitou-ref 1.0.0 ({REFERENCE_LABEL})" in summary.group()
+    # Two runs of one command are told apart by their files: the line then gives the command, not the file again.
+    assert main(["report", str(runs.ref), str(runs.only)]) == 0
+    text = capsys.readouterr().out
+    assert f"  A  vitou-ref 1.0.0 (ref.jsonl): {REFERENCE_LABEL}\n" in text
+
+
 def test_reports_of_another_suite_are_refused_unless_forced_and_then_kept_apart(
     runs: Runs, capsys: pytest.CaptureFixture[str]
 ) -> None:

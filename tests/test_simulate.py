@@ -48,6 +48,17 @@ def test_wilson_of_0_in_10_is_closed_at_0() -> None:
     assert stats.wilson(0, 0) == (0.0, 1.0)
 
 
+def test_a_printed_interval_is_the_exact_one_rounded_once() -> None:
+    from vitou_ref.sim.compare import avg, mean_of, pct, share
+
+    # 282 of 400 (search against heuristic): Wilson's lower bound is 0.658529..., printed 65.9; before, the JSON's
+    # 0.6585 was rounded again and printed 65.8. The upper bound is 0.747571..., 74.8; the share 70.5.
+    assert pct(share(282, 400)) == "70.5% [65.9–74.8]"
+    # A mean of 1.1352 (169 twos among 1250 values) prints 1.14, not the 1.13 of 1.135 rounded again.
+    counts = {1: 1081, 2: 169}
+    assert avg(mean_of(stats.moments(counts), counts)).startswith("1.14 [")
+
+
 def test_two_proportion_z_pooled() -> None:
     # 45/100 against 60/100: pooled p = 105/200 = .525; se = √(.525·.475·(1/100 + 1/100)) = .0706222;
     # z = (.60 - .45) / .0706222 = 2.12398; two-sided p = erfc(2.12398/√2) = .03367.

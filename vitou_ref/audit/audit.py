@@ -10,12 +10,13 @@ from ..engine.events import Event, HandEvent, MatchEvent, TrickEvent
 from ..engine.match import Match
 from ..engine.reasons import Reason, Ref, catalog, render
 from ..engine.tables import tables_for
-from ..engine.transitions import ANSWER, PENDING
+from ..engine.transitions import PENDING
 from ..present.cards import Deck
 from ..protocol.server import _structural_code, match_from_setup
 from ..rules.errors import IllegalAction
 from ..rules.model import Ruleset
 from ..rules.wording import wording_ground
+from .grounds import allowing_clause
 from .i18n import clause_words
 from .record import Claim, Record
 from .stops import Stop, mid_trick_stop
@@ -82,6 +83,7 @@ class Ruling:
     not_made: bool = False  # illegal, skipped by --continue
     stop: Stop | None = None  # the hand stopped inside its trick on this card
     after_stop: tuple[int, Stop] | None = None  # an act of the seat whose answer that stop (at action n) cut short
+    allowed_by: str | None = None  # legal: the clause that allows the action in its position
 
 
 @dataclass(frozen=True)
@@ -110,37 +112,6 @@ class Audit:
     rulings: list[Ruling]
     stopped_at: int | None
     final: dict[str, Any]
-
-
-def allowing_clause(rules: Ruleset, m: Match, action: dict[str, Any]) -> str | None:
-    """The clause that allows a legal action in this position."""
-    act = action.get("act")
-    if act == "play":
-        base = "bid.answer" if m.phase == ANSWER else "play.any_card"
-    elif act == "raise" and action.get("seat") != m.turn:  # a bid out of turn: only bid_timing any_seat allows it
-        base = "bid.turn"
-    elif act == "raise":
-        base = "bid.open" if m.level == 0 else ("bid.answer" if m.phase in (ANSWER, PENDING) else "bid.later_raise")
-    elif act == "accept":
-        base = "bid.answer"
-    elif act == "refuse":
-        base = "bid.refusal"
-    elif "side" in action:
-        base = "twenty.decision"
-    else:
-        base = "tt.ask"
-    clause = rules.current_clause(base)
-    ids = {c.id for c in rules.clauses}
-    if clause in ids:
-        return clause
-    # A game of its own (Le Truc) names its clauses otherwise: the clause that binds the same rule.
-    rule = _RULE_OF.get(base)
-    return rules.bindings.get(rule) if rule is not None else None
-
-
-# The rule each of Vitou's allowing clauses binds, for a ruleset whose clauses have other ids.
-_RULE_OF = {"bid.turn": "bid_timing", "bid.open": "opening", "bid.answer": "bid_answer"}
-_RULE_OF |= {"bid.later_raise": "later_raise", "bid.refusal": "refusal", "twenty.decision": "twenty"}
 
 
 def position_of(rules: Ruleset, m: Match) -> Position:
@@ -203,6 +174,7 @@ def audit(record: Record, rules: Ruleset, go_on: bool = False) -> Audit:
             _illegal(ruling, rules, exc.code, reason, before)
         ruling.score = m.score
         if ruling.legal:
+            ruling.allowed_by = next((c for a, c in before.legal if a == ra.action), None)
             ruling.stop = mid_trick_stop(rules, t, before, ra.action, ruling.events)
             cut_short = (n, ruling.stop) if ruling.stop is not None and ruling.stop.answer_of else None
         elif cut_short is not None and isinstance(ra.action, dict) and ra.action.get("seat") == cut_short[1].answer_of:
@@ -278,11 +250,16 @@ class Words:
 
     def deal(self, deal: dict[str, list[str]]) -> str:
         """Who was dealt what: each seat by its name, its cards by their codes."""
-        return "; ".join(f"{self.seat(s)}: {' '.join(cards)}" for s, cards in deal.items())
+        return "; ".join(f"{self.seat(s)}{self.colon} {' '.join(cards)}" for s, cards in deal.items())
 
     @property
     def deck(self) -> Deck:
         return deck_of(self.rules)
+
+    @property
+    def colon(self) -> str:
+        """What follows a label ("reason: ..."), as the language writes it: French sets a space before it."""
+        return str(self.cat.get("words", {}).get("colon", ":"))
 
     def say(self, section: str, key: str, /, **params: Any) -> str:
         return render(key, params, self.lang, True, section=section)

@@ -12,7 +12,7 @@ from ..rules.model import Clause, Ruleset
 from ..rules.wording import wording_ground
 from .audit import Audit, Ruling, Words, deck_of
 from .i18n import clarification_words, clause_words
-from .report import claim_ruling, shown
+from .report import claim_ruling, final_line, shown
 from .stops import after_stop_line, stop_lines
 
 CSS = """
@@ -97,10 +97,9 @@ def _summary(a: Audit, w: Words) -> list[str]:
     e = escape.html
     legal = sum(1 for r in a.rulings if r.legal)
     lines = [w.summary(legal, len(a.rulings) - legal, len(a.record.actions))]
-    winner = w.side(a.final["winner"]) if a.final["winner"] else w.say("words", "nobody")
-    lines.append(w.say("audit", "final", score=w.score(a.final["score"]), winner=winner))
+    lines.append(final_line(w, a))
     if a.stopped_at is not None:
-        lines.append(w.say("audit", "stopped"))
+        lines.append(w.say("audit", "stopped_page"))  # a page's reader has no command-line option to give
     return ['<section class="summary">', *(f"<p>{e(x)}</p>" for x in lines), "</section>"]
 
 
@@ -125,10 +124,12 @@ def _ruling(w: Words, r: Ruling) -> str:
     ]
     if ground.note is not None:
         parts.append(f'<p class="meta">{e(ground.note)}</p>')
-    parts.append(f"<p><strong>{e(w.say('audit', 'reason'))}:</strong> {prose(shown(w.reason(r.reason)), w.deck)}</p>")
+    parts.append(
+        f"<p><strong>{e(w.say('audit', 'reason') + w.colon)}</strong> {prose(shown(w.reason(r.reason)), w.deck)}</p>"
+    )
     if r.position is not None:
         where = "; ".join(w.position(r.position))
-        parts.append(f"<p><strong>{e(w.say('audit', 'position'))}:</strong> {prose(where, w.deck)}</p>")
+        parts.append(f"<p><strong>{e(w.say('audit', 'position') + w.colon)}</strong> {prose(where, w.deck)}</p>")
     if r.after_stop is not None:
         parts.append(f"<p>{prose(after_stop_line(w.say, *r.after_stop), w.deck)}</p>")
     if r.not_made:
@@ -147,8 +148,8 @@ def _remarks(w: Words, r: Ruling) -> str:
     for c in r.claims:
         who, verdict = claim_ruling(w, r, c)
         out.append(
-            f"<p>{e(w.say('audit', 'claim', by=who))}: \u201c{prose(shown(c.claim), w.deck)}\u201d: "
-            f"<strong>{e(w.say('audit', 'ruling'))}: {e(verdict)}</strong></p>"
+            f"<p>{e(w.say('audit', 'claim', by=who) + w.colon)} \u201c{prose(shown(c.claim), w.deck)}\u201d{e(w.colon)} "
+            f"<strong>{e(w.say('audit', 'ruling') + w.colon)} {e(verdict)}</strong></p>"
         )
     return "".join(out)
 

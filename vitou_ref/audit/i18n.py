@@ -21,6 +21,19 @@ def clause_words(clause: Clause, lang: str) -> tuple[str, str]:
     return clause.title, clause.text
 
 
+def row_words(clause: Clause, row_id: str, english: str, lang: str) -> str:
+    """The text of a row of the table a resolution clause carries, in ``lang``.
+
+    Rows are kept under their clause's id (``rows: {hand.resolution: {AA: ...}}``): a ruleset whose rows say
+    other things has a clause of its own (Le Truc's truc.hand), and so words of its own.
+    """
+    if lang != "en":
+        t = (catalog(lang).get("rows", {}).get(clause.id) or {}).get(row_id)
+        if t:
+            return str(t)
+    return english
+
+
 # A translation is kept under the ruleset's id (``vitou``), so that a new
 # version whose English is unchanged needs no new translation; a version whose
 # English differs from the latest keeps its own under its full name
@@ -114,6 +127,9 @@ def english_texts(rules_list: list[Ruleset]) -> dict[str, str]:
     for rules in sorted(rules_list, key=lambda r: _version_key(r.version), reverse=True):
         for c in rules.clauses:
             out.setdefault(f"clauses.{c.id}", f"title: {c.title} | text: {c.text}")
+            if c.rule == "resolution":
+                for row in thaw(c.data)["rows"]:
+                    out.setdefault(f"rows.{c.id}.{row['id']}", row["text"])
         for k in rules.clarifications:
             english = f"title: {k.title} | ruling: {k.ruling} | reason: {k.reason}"
             _versioned(out, latest, "clarifications", k.origin, str(k.number), english)
@@ -175,6 +191,9 @@ def _lookup(own: dict[str, Any], key: str) -> Any:
         return (node or {}).get(origin, {}).get(number)
     if section in ("clauses", "rulesets"):
         return (node or {}).get(rest)
+    if section == "rows":  # rows.<clause id, dotted>.<row id>
+        clause, _, row = rest.rpartition(".")
+        return ((node or {}).get(clause) or {}).get(row)
     return _walk(node, rest)
 
 

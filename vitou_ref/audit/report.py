@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..engine.events import HandEvent, MatchEvent
 from ..engine.reasons import Ref
 from ..present import escape
 from ..present import markdown as md
@@ -12,6 +13,7 @@ from ..rules.errors import InputError, SetupError
 from ..rules.model import Ruleset
 from ..rules.problems import Problem
 from .audit import Audit, Position, Ruling, Words, audit
+from .grounds import event_clauses
 from .record import Claim, Record
 from .stops import after_stop_line, stop_lines
 
@@ -65,7 +67,15 @@ def ruling_json(w: Words, r: Ruling) -> dict[str, Any]:
         out["notes"] = r.notes
     if r.claims:
         out["claims"] = [
-            {"by": c.by, "claim": c.claim, "asserts": c.asserts, "upheld": c.upheld(r.legal, r.code)} for c in r.claims
+            {
+                "by": c.by,
+                "claim": c.claim,
+                "asserts": c.asserts,
+                "upheld": c.upheld(r.legal, r.code),
+                "ruling": claim_ruling(w, r, c)[1],
+                "clauses": grounds(w, r),
+            }
+            for c in r.claims
         ]
     return out
 
@@ -102,13 +112,13 @@ def audit_text(a: Audit, lang: str, markdown: bool = False) -> str:
     tail = [w.say("audit", "stopped")] if a.stopped_at is not None else []
     legal = sum(1 for r in a.rulings if r.legal)
     tail.append(w.summary(legal, len(a.rulings) - legal, len(a.record.actions)))
-    tail.append(w.say("audit", "final", score=w.score(a.final["score"]), winner=_winner(w, a.final)))
+    tail.append(final_line(w, a))
     head, tail = [esc(x) for x in head], [esc(x) for x in tail]
     if not markdown:
         out = list(head)
         for r in a.rulings:
             what, verdict, details = _ruling_lines(w, r)
-            out += [f"  {r.n}. {esc(what)}: {esc(verdict)}", *(f"      {esc(d)}" for d in details)]
+            out += [f"  {r.n}. {esc(what + w.colon)} {esc(verdict)}", *(f"      {esc(d)}" for d in details)]
         return "\n".join(out + tail) + "\n"
     # CommonMark: a line indented under its item's text (the width of "3. ") is a nested item; five
     # spaces after a marker would make it a code block.
@@ -116,7 +126,7 @@ def audit_text(a: Audit, lang: str, markdown: bool = False) -> str:
     for r in a.rulings:
         what, verdict, details = _ruling_lines(w, r)
         strong = "" if r.legal else "**"
-        out.append(md.item(f"{esc(what)}: {strong}{esc(verdict)}{strong}", number=r.n))
+        out.append(md.item(f"{esc(what + w.colon)} {strong}{esc(verdict)}{strong}", number=r.n))
         out += [md.item(esc(d), indent=md.marker_width(r.n)) for d in details]
     return "\n".join([*out, "", "\n\n".join(tail)]) + "\n"
 
@@ -138,9 +148,9 @@ def _ruling_lines(w: Words, r: Ruling) -> tuple[str, str, list[str]]:
         details += [f"{w.say('audit', 'code', code=r.code)}; {rule}", f"\u201c{one_line(ground.text)}\u201d"]
         if ground.note is not None:
             details.append(f"({one_line(ground.note)})")
-        details.append(f"{w.say('audit', 'reason')}: {shown(w.reason(r.reason))}")
+        details.append(f"{w.say('audit', 'reason')}{w.colon} {shown(w.reason(r.reason))}")
         if r.position is not None:
-            details.append(f"{w.say('audit', 'position')}: " + "; ".join(w.position(r.position)))
+            details.append(f"{w.say('audit', 'position')}{w.colon} " + "; ".join(w.position(r.position)))
         if r.after_stop is not None:
             details.append(after_stop_line(w.say, *r.after_stop))
         if r.not_made:
@@ -150,19 +160,60 @@ def _ruling_lines(w: Words, r: Ruling) -> tuple[str, str, list[str]]:
     return what, verdict, details
 
 
+def grounds(w: Words, r: Ruling) -> list[str]:
+    """The clauses a ruling rests on: the one an illegal action breaks, else those that give what it brought
+    about (a trick's winner, a hand's score, the match), else the one that allows it."""
+    if not r.legal:
+        return [r.clause] if r.clause else []
+    if r.events:
+        return event_clauses(w.rules, r.events)
+    return [r.allowed_by] if r.allowed_by else []
+
+
+def given_by(w: Words, what: str, clauses: list[str]) -> str:
+    """``what`` and the clauses that give it: "trick 1: tied, by rule trick.tie (Tied tricks)"."""
+    if not clauses:
+        return what
+    rules = "; ".join(w.say("audit", "rule", clause=x, title=one_line(w.clause(x)[0])) for x in clauses)
+    return w.say("audit", "given_by", what=what, rules=rules)
+
+
 def claim_ruling(w: Words, r: Ruling, c: Claim) -> tuple[str, str]:
-    """Who made a claim about an action, and the ruling on it, in the audit's language."""
+    """Who made a claim about an action, and the ruling on it in the audit's language, with the clause it rests on.
+
+    A claim asserts that the action is legal, illegal or refused with a code, or asserts nothing checkable
+    ("we score 6"): either way the ruling says what the rules give, the code or the events, and by which clause.
+    """
     upheld = c.upheld(r.legal, r.code)
     if upheld is None:
         verdict = w.say("audit", "legal") if r.legal else w.say("audit", "illegal")
     else:
         verdict = w.say("audit", "claim_upheld") if upheld else w.say("audit", "claim_rejected")
-    return (shown(w.seat(c.by)) if c.by else "?"), verdict
+    if not r.legal:
+        what = w.say("audit", "code", code=r.code)
+    else:
+        what = "; ".join(w.event(e) for e in r.events) or shown(w.action(r.action))
+    return (shown(w.seat(c.by)) if c.by else "?"), f"{verdict}{w.colon} {given_by(w, what, grounds(w, r))}"
+
+
+def final_line(w: Words, a: Audit) -> str:
+    """The final score and winner; when the match was won, with the clause that gave it."""
+    line = w.say("audit", "final", score=w.score(a.final["score"]), winner=_winner(w, a.final))
+    if not a.final["winner"]:
+        return line
+    won = next((r for r in reversed(a.rulings) if r.legal and any(isinstance(e, MatchEvent) for e in r.events)), None)
+    if won is None:  # a record that starts with the match already won
+        return line
+    # The clause the match event rests on says it all: an accepted baraque gives the match and leaves the
+    # scores as they were; otherwise the score reached the target.
+    (match,) = [e for e in won.events if isinstance(e, MatchEvent)]
+    clauses = event_clauses(w.rules, [e for e in won.events if isinstance(e, (HandEvent, MatchEvent))])
+    return f"{line}{w.colon} {given_by(w, w.event(match), clauses[-1:])}"
 
 
 def _claim_line(w: Words, r: Ruling, c: Claim) -> str:
     who, verdict = claim_ruling(w, r, c)
-    return f"{w.say('audit', 'claim', by=who)}: \u201c{shown(c.claim)}\u201d: {w.say('audit', 'ruling')}: {verdict}"
+    return f"{w.say('audit', 'claim', by=who)}{w.colon} \u201c{shown(c.claim)}\u201d{w.colon} {w.say('audit', 'ruling')}{w.colon} {verdict}"
 
 
 def position_text(rules: Ruleset, p: Position, n: int, lang: str, markdown: bool = False) -> str:
@@ -177,7 +228,7 @@ def position_text(rules: Ruleset, p: Position, n: int, lang: str, markdown: bool
     nobody = w.say("words", "nobody")
     out.append(bullet + esc(w.say("audit", "may_raise", who=", ".join(w.seat(s) for s in p.may_bid) or nobody)))
     out.append(bullet + esc(w.say("audit", "may_refuse", who=", ".join(w.seat(s) for s in p.may_refuse) or nobody)))
-    out.append(bullet + esc(w.say("audit", "legal_actions") + ":"))
+    out.append(bullet + esc(w.say("audit", "legal_actions") + w.colon))
     sub = "  - " if markdown else "    "  # in Markdown, items of a list nested in the last one
     for action, clause in p.legal:
         if clause:

@@ -27,6 +27,13 @@ class Entrant:
     report: Report
     label: str  # for people: the implementation's words, made unique; shown, never looked up
     letter: str
+    told_by: str = ""  # what the label adds to tell the report apart: "command", "file" or "path" (or nothing)
+
+    def whence(self) -> list[str]:
+        """Where the report comes from, its file then its command, leaving out what the label already says."""
+        r = self.report
+        out = [] if self.told_by in ("file", "path") else [r.path]
+        return out if self.told_by == "command" else [*out, r.command or "command not recorded"]
 
     @property
     def key(self) -> str:
@@ -250,18 +257,24 @@ def _entrants(reports: Sequence[Report]) -> list[Entrant]:
     """
     base = [f"{r.name} {r.version}" for r in reports]
     labels = list(base)
-    details: list[Callable[[Report], str]] = [lambda r: r.command, lambda r: os.path.basename(r.path), lambda r: r.path]
+    told = [""] * len(reports)
+    details: list[tuple[str, Callable[[Report], str]]] = [
+        ("command", lambda r: r.command),
+        ("file", lambda r: os.path.basename(r.path)),
+        ("path", lambda r: r.path),
+    ]
     for label in dict.fromkeys(base):
         same = [i for i, b in enumerate(base) if b == label]
         if len(same) < 2:
             continue
-        detail = next((d for d in details if len({d(reports[i]) for i in same}) == len(same)), details[-1])
+        by, detail = next((d for d in details if len({d[1](reports[i]) for i in same}) == len(same)), details[-1])
         for i in same:
             labels[i] = f"{label} ({detail(reports[i])})"
+            told[i] = by
     while len(set(labels)) < len(labels):  # each round lengthens every shared label by a letter no other has
         shared = {x for x in labels if labels.count(x) > 1}
         labels = [f"{x} [report {_letter(i)}]" if x in shared else x for i, x in enumerate(labels)]
-    return [Entrant(r, label, _letter(i)) for i, (label, r) in enumerate(zip(labels, reports))]
+    return [Entrant(r, label, _letter(i), told[i]) for i, (label, r) in enumerate(zip(labels, reports))]
 
 
 def _letter(i: int) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import urllib.parse
@@ -42,7 +43,15 @@ font-weight:700;font-size:.8rem;margin-right:.3em;background:#fff;color:#1a1a1a}
 .legend li{padding:.1rem .5rem;border:1px solid var(--line)}
 .cmp{display:grid;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr));gap:.6rem}
 .cmp>div{min-width:0}
-@media (max-width:40rem){th[scope=row]{min-width:6rem;max-width:10rem}}
+mark{background:#ffd76e;color:inherit}
+.id{white-space:nowrap;overflow-wrap:normal}
+th.case{position:static;max-width:none;background:#f7f7f5}
+@media (max-width:40rem){th[scope=row]{min-width:6rem;max-width:10rem}
+#summary table,#summary tbody,#summary tr,#summary th,#summary td{display:block;max-width:none}
+#summary thead{display:none}#summary tr{border:1px solid var(--line);margin-bottom:.6rem}
+#summary th[scope=row]{position:static}#summary td{border:none;border-top:1px solid var(--line);text-align:left}
+#summary td .sub{display:inline;margin-left:.4rem}
+#summary td::before{display:inline-block;min-width:8.5rem;font-weight:600;color:var(--muted)}
 """
 
 
@@ -111,6 +120,13 @@ class _Ids:
         return self.ids[key]
 
 
+SUMMARY_HEAD: tuple[str, ...] = ("implementation", "version", "language", "ruleset", "passed / total", "clauses")
+SUMMARY_HEAD += ("verdict", "level", "envelope")
+# On a phone the summary's rows stack, each cell after the name of its column: every column stays in view.
+CSS += "".join(f'#summary td:nth-child({i})::before{{content:"{h}"}}' for i, h in enumerate(SUMMARY_HEAD[1:], 2))
+CSS += "}\n"
+
+
 def render_page(c: Comparison, book: Rulebook | None = None) -> str:
     ids = _Ids()
     index = {e.key: i for i, e in enumerate(c.entrants)}
@@ -123,7 +139,7 @@ def render_page(c: Comparison, book: Rulebook | None = None) -> str:
     body.append(_summary(c))
     for gi, g in enumerate(c.groups):
         body.append(_group(g, gi, book, ids, index))
-    body.append(_failing(c, ids, index))
+    body.append(_failing(c, ids, index, book))
     suites = ", ".join(short_hash(h) for h in c.suite_hashes)
     return document(
         lang="en",
@@ -159,21 +175,11 @@ def _status_class(t: Tally | None) -> str:
 
 
 def _summary(c: Comparison) -> str:
-    head = [
-        "implementation",
-        "version",
-        "language",
-        "ruleset",
-        "passed / total",
-        "clauses",
-        "verdict",
-        "level",
-        "envelope",
-    ]
+    head = SUMMARY_HEAD
     rows = []
     for e, t, env in c.rows():
         r = e.report
-        whence = f"{r.path} · {r.command or 'command not recorded'}"
+        whence = " · ".join(e.whence())
         if r.known_failures:
             whence += f" · {counted(len(r.known_failures), 'known failure', 'known failures')} listed"
         envelope = (
@@ -183,7 +189,7 @@ def _summary(c: Comparison) -> str:
             else '<td class="num r-none">–</td>'
         )
         rows.append(
-            f'<tr><th scope="row">{_tag(e)}{_e(r.name, 80)}<span class="sub">{_e(whence, 400)}</span></th>'
+            f'<tr><th scope="row">{_tag(e)}{_e(e.label, 200)}<span class="sub">{_e(whence, 400)}</span></th>'
             f"<td>{_e(r.version, 40)}</td><td>{_e(r.language, 30)}</td><td>{_e(t.ruleset, 60)}</td>"
             + _ratio_cell((t.passed, t.verdict.total))
             + _ratio_cell((t.verdict.clauses_passed, t.verdict.clauses_total))
@@ -239,7 +245,9 @@ def _group(g: Group, gi: int, book: Rulebook | None, ids: _Ids, index: Mapping[s
 
 def _clause(clause: str, book: Rulebook | None) -> str:
     href = book.link(clause) if book else None
-    return f'<a href="{escape.html(href)}">{_e(clause, 80)}</a>' if href else _e(clause, 80)
+    # An id is one word: never broken inside (the table scrolls in its box instead).
+    text = f'<span class="id">{_e(clause, 80)}</span>'
+    return f'<a href="{escape.html(href)}">{text}</a>' if href else text
 
 
 def _differing(g: Group, gi: int, ids: _Ids, index: Mapping[str, int]) -> str:
@@ -249,9 +257,14 @@ def _differing(g: Group, gi: int, ids: _Ids, index: Mapping[str, int]) -> str:
     out = [f"<h3>{what}: {len(rows)} of {total}</h3>"]
     if not rows:
         return out[0] + "<p>None.</p>"
-    out.append(f'<div class="scroll"><table>{_columns(g, "case")}<tbody>')
+    cols = "".join(f'<th scope="col">{_tag(t.entrant)}{_e(t.entrant.label, 200)}</th>' for t in g.tallies)
+    out.append(f'<div class="scroll"><table><thead><tr>{cols}</tr></thead>')
     for first, row in rows:
-        out.append(f'<tr><th scope="row">{_e(first.id, 60)}<span class="sub">{_e(first.title, 200)}</span></th>')
+        # The case's id on a row of its own, as wide as the table: never squeezed into a narrow column and broken.
+        out.append(
+            f'<tbody><tr><th scope="rowgroup" class="case" colspan="{len(g.tallies)}"><span class="id">'
+            f'{_e(first.id, 60)}</span><span class="sub">{_e(first.title, 200)}</span></th></tr><tr>'
+        )
         for t in g.tallies:
             case = row.get(t.entrant.key)
             if case is None:
@@ -261,12 +274,12 @@ def _differing(g: Group, gi: int, ids: _Ids, index: Mapping[str, int]) -> str:
             else:
                 target = ids.of(index[t.entrant.key], gi, case.id)
                 out.append(f'<td class="num {_outcome_class(case)}"><a href="#{target}">{_e(case.label)}</a></td>')
-        out.append("</tr>")
-    out.append("</tbody></table></div>")
+        out.append("</tr></tbody>")
+    out.append("</table></div>")
     return "".join(out)
 
 
-def _failing(c: Comparison, ids: _Ids, index: Mapping[str, int]) -> str:
+def _failing(c: Comparison, ids: _Ids, index: Mapping[str, int], book: Rulebook | None) -> str:
     out = [
         '<section id="failing"><h2>Failing cases</h2><p>Each with its first differing step, expected against actual.</p>'
     ]
@@ -279,15 +292,16 @@ def _failing(c: Comparison, ids: _Ids, index: Mapping[str, int]) -> str:
             for case in t.results.values()
             if case.outcome not in (PASSED, SKIPPED)
         ]
+        cases.sort(key=lambda x: (x[2].id, x[0]))  # by id, as a reader looks one up; not in the order they ran
         not_passed = counted(len(cases), "case", "cases")
         out.append(f'<h3 id="e{index[e.key]}">{_tag(e)}{_e(e.label, 200)}: {not_passed} not passed</h3>')
         for gi, t, case in cases:
-            out.append(_failure(ids.of(index[e.key], gi, case.id), t, case))
+            out.append(_failure(ids.of(index[e.key], gi, case.id), t, case, book))
     out.append("</section>")
     return "".join(out)
 
 
-def _failure(ident: str, t: Tally, case: CaseLine) -> str:
+def _failure(ident: str, t: Tally, case: CaseLine, book: Rulebook | None) -> str:
     where = "envelope" if case.envelope else t.ruleset
     out = [
         f'<details id="{ident}"><summary><strong>{_e(case.id, 60)}</strong> {_e(case.label)} · {_e(where, 60)} · '
@@ -299,8 +313,9 @@ def _failure(ident: str, t: Tally, case: CaseLine) -> str:
         action = f" ({_e(_json(diff.get('action'), compact=True), 300)})" if diff.get("action") is not None else ""
         out.append(f"<p>First difference: <strong>{step}</strong>{action}: {_e(diff.get('what'), 200)}</p>")
         out.append('<div class="cmp">')
-        for side in ("expected", "actual"):
-            out.append(f"<div><h4>{side}</h4><pre>{escape.html(_json(diff.get(side)), lines=True)}</pre></div>")
+        texts = {side: _json(diff.get(side)) for side in ("expected", "actual")}
+        for side, other in (("expected", "actual"), ("actual", "expected")):
+            out.append(f"<div><h4>{side}</h4><pre>{_marked(texts[side], texts[other])}</pre></div>")
         out.append("</div>")
     if case.codes_only and not case.passed:
         out.append("<p>Only its error codes differ: it passes at the outcome level.</p>")
@@ -309,9 +324,37 @@ def _failure(ident: str, t: Tally, case: CaseLine) -> str:
     if case.reason and not diff:  # with a difference, the reason only says it again
         out.append(f"<p>{_e(case.reason, 4000)}</p>")
     if case.clauses:
-        out.append(f'<p class="sub">clauses: {_e(", ".join(case.clauses), 600)}</p>')
+        out.append(f'<p class="sub">clauses: {", ".join(_clause(x, book) for x in case.clauses[:40])}</p>')
     out.append("</details>")
     return "".join(out)
+
+
+def _marked(text: str, other: str) -> str:
+    """One side of a difference as HTML: its lines the other lacks marked, and in a changed line the changed part."""
+    a, b = text.split("\n"), other.split("\n")
+    out: list[str] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op == "equal":
+            out += [escape.html(x) for x in a[i1:i2]]
+        elif op == "replace" and i2 - i1 == j2 - j1:
+            out += [_marked_within(x, y) for x, y in zip(a[i1:i2], b[j1:j2])]
+        else:
+            out += [f"<mark>{escape.html(x)}</mark>" for x in a[i1:i2]]
+    return "\n".join(out)
+
+
+def _common(x: str, y: str) -> int:
+    """How many characters ``x`` and ``y`` share at their start."""
+    return next((i for i, (p, q) in enumerate(zip(x, y)) if p != q), min(len(x), len(y)))
+
+
+def _marked_within(x: str, y: str) -> str:
+    """A line ``x`` with the part that differs from ``y`` marked: what lies between their common start and end."""
+    start = _common(x, y)
+    end = _common(x[start:][::-1], y[start:][::-1])
+    middle = x[start : len(x) - end]
+    marked = f"<mark>{escape.html(middle)}</mark>" if middle else ""
+    return escape.html(x[:start]) + marked + escape.html(x[len(x) - end :])
 
 
 def _json(value: Any, compact: bool = False) -> str:

@@ -71,7 +71,7 @@ def _whence(e: Entrant) -> str:
     if r.known_failures:
         known = f"; {counted(len(r.known_failures), 'known failure', 'known failures')} listed"
     stopped = f"; INCOMPLETE: {r.stopped}" if r.stopped else ""
-    return f"{r.path}, {r.command or 'command not recorded'}{known}{stopped}"
+    return ", ".join(e.whence()) + f"{known}{stopped}"
 
 
 def _text_group(g: Group) -> list[str]:

@@ -13,6 +13,7 @@ from ..audit.i18n import (
     decision_words,
     error_when_words,
     error_words,
+    row_words,
     ruleset_words,
 )
 from ..engine.events import Event
@@ -60,7 +61,7 @@ def _example(rules: Ruleset, case: Case, w: Words) -> Example | None:
     taken = 0
     for action, step in zip(case.plain_actions, response["steps"]):
         if not step["ok"]:
-            lines.append((w.action(action), [f"{w.say('audit', 'illegal')}: {step['error']}"]))
+            lines.append((w.action(action), [f"{w.say('audit', 'illegal')}{w.colon} {step['error']}"]))
             continue
         # The trace holds the events of the accepted steps, in order.
         mine = trace[taken : taken + len(step["events"])]
@@ -138,7 +139,7 @@ def markdown(book: Book) -> str:
         for i, d in enumerate(decisions):
             dw = decision_words(rules, i, d, lang)
             out += [md.heading(3, _md(dw["topic"])), "", _md(dw["decision"]), ""]
-            out += [f"*{say('rulebook', 'reason')}:* {_md(dw['reason'])}", ""]
+            out += [f"*{_md(w.say('rulebook', 'reason') + w.colon)}* {_md(dw['reason'])}", ""]
     out += [md.target("examples"), "", md.heading(2, say("rulebook", "examples")), ""]
     for ex in book.examples.values():
         out += _example_md(book, ex)
@@ -164,7 +165,7 @@ def _clarifications_md(book: Book) -> list[str]:
         title, ruling, reason = clarification_words(k, lang)
         heading = f"{_md(w.say('rulebook', 'clarification', n=k.number))}: {_md(title)}"
         out += [md.target(anchor("clarification", k.number)), "", md.heading(3, heading), ""]
-        out += [_md(ruling), "", f"*{_md(w.say('rulebook', 'reason'))}:* {_md(reason)}", ""]
+        out += [_md(ruling), "", f"*{_md(w.say('rulebook', 'reason') + w.colon)}* {_md(reason)}", ""]
         out += [", ".join(md.link(_md(x), anchor("clause", x)) for x in k.clauses), ""]
     return out
 
@@ -182,10 +183,25 @@ def _errors_md(book: Book) -> list[str]:
         words = _md(error_words(rules, e.code, lang))
         when = error_when_words(rules, e.code, lang)
         if when:
-            words += f"<br>*{_md(w.say('rulebook', 'when'))}:* {_md(when)}"
+            words += f"<br>*{_md(w.say('rulebook', 'when') + w.colon)}* {_md(when)}"
         acts = ", ".join(md.code(a) for a in e.acts)
         rows.append([md.code(e.code), words, acts, md.link(_md(e.clause), anchor("clause", e.clause))])
     return [md.target("errors"), "", md.heading(2, _md(w.say("rulebook", "errors"))), "", *md.table(head, rows), ""]
+
+
+def resolution_table(book: Book, c: Any) -> tuple[list[str], list[tuple[str, str, str]], str]:
+    """The table a resolution clause's text looks its results up in: the heads, each row's pattern, winner and
+    text in the book's language, and what A, B and T stand for; no rows for any other clause."""
+    if c.rule != "resolution":
+        return [], [], ""
+    w = book.words
+    winners = {"A": "A", "B": "B", "none": w.say("words", "nobody"), "eldest": w.say("rulebook", "rows_eldest")}
+    rows = [
+        (" ".join(r["pattern"]), winners.get(r["winner"], r["winner"]), row_words(c, r["id"], r["text"], book.lang))
+        for r in thaw(c.data)["rows"]
+    ]
+    heads = [w.say("rulebook", key) for key in ("rows_pattern", "rows_winner", "rows_text")]
+    return heads, rows, w.say("rulebook", "rows_legend")
 
 
 def _clause_md(book: Book, c: Any, codes: list[str]) -> list[str]:
@@ -193,14 +209,18 @@ def _clause_md(book: Book, c: Any, codes: list[str]) -> list[str]:
     rules, w, lang = book.rules, book.words, book.lang
     title, text = clause_words(c, lang)
     out = [md.target(anchor("clause", c.id)), "", md.heading(3, f"{_md(c.id)}: {_md(title)}"), "", _md(text), ""]
+    heads, rows, legend = resolution_table(book, c)
+    if rows:
+        out += [*md.table([_md(h) for h in heads], [[md.code(p), _md(x), _md(t)] for p, x, t in rows]), ""]
+        out += [f"*{_md(legend)}*", ""]
     meta = [_md(w.say("rulebook", "source", section=c.section))]
     if c.quote and lang == "en":
-        meta.append(f"{_md(w.say('rulebook', 'quote'))}: \u201c{_md(c.quote)}\u201d")
+        meta.append(f"{_md(w.say('rulebook', 'quote') + w.colon)} \u201c{_md(c.quote)}\u201d")
     if c.clarifications:
         links = ", ".join(md.link(str(n), anchor("clarification", n)) for n in c.clarifications)
-        meta.append(f"{_md(w.say('rulebook', 'clarifications'))}: {links}")
+        meta.append(f"{_md(w.say('rulebook', 'clarifications') + w.colon)} {links}")
     if codes:
-        meta.append(f"{_md(w.say('rulebook', 'errors'))}: " + ", ".join(md.code(x) for x in codes))
+        meta.append(f"{_md(w.say('rulebook', 'errors') + w.colon)} " + ", ".join(md.code(x) for x in codes))
     if c.origin != rules.name:
         meta.append(_md(c.origin))
     out += ["*" + "; ".join(meta) + "*", ""]
@@ -208,7 +228,7 @@ def _clause_md(book: Book, c: Any, codes: list[str]) -> list[str]:
     if shown:
         example = "rulebook", "example"
         links = ", ".join(md.link(_md(w.say(*example, id=i)), anchor("example", i)) for i in shown)
-        out += [f"{_md(w.say('rulebook', 'examples'))}: {links}", ""]
+        out += [f"{_md(w.say('rulebook', 'examples') + w.colon)} {links}", ""]
     return out
 
 
@@ -245,5 +265,5 @@ def _example_md(book: Book, ex: Example) -> list[str]:
     final = ex.final
     winner = w.side(final["winner"]) if final["winner"] else w.say("words", "nobody")
     outcome = _md(w.say("audit", "final", score=w.score(final["score"]), winner=winner))
-    out += ["", f"**{say('rulebook', 'outcome')}:** {outcome}", ""]
+    out += ["", f"**{_md(w.say('rulebook', 'outcome') + w.colon)}** {outcome}", ""]
     return out

@@ -10,7 +10,7 @@ from ..present import escape
 from ..present.cards import notation, prose
 from ..present.page import anchor, document
 from ..rules.model import Clause, thaw
-from .book import Book, Example, section_title, sections_of
+from .book import Book, Example, resolution_table, section_title, sections_of
 
 # The contents: two columns on a wide screen, each section's list whole in one of them; one column on a phone.
 CSS = """
@@ -19,6 +19,7 @@ nav>ul>li{break-inside:avoid;margin-bottom:.4rem}
 nav ul ul{padding-left:1.2rem}
 .example{background:#f8f3ea;border-left:4px solid #c9a66b;padding:.5rem 1rem;margin:1rem 0}
 .clar{border-left:4px solid #8fa6b8;padding-left:1rem}
+.resolution td:first-child{white-space:nowrap}
 @media (max-width:40rem){nav>ul{columns:auto}#errors table,#errors tbody,#errors tr,#errors td{display:block}#errors tr:first-child{display:none}#errors tr{border:1px solid var(--line);margin-bottom:.6rem}#errors td{border:none}}
 @media print{nav{display:none}.example,.clar,article{break-inside:avoid}}
 """
@@ -46,7 +47,7 @@ def page(book: Book) -> str:
             dw = decision_words(rules, i, d, lang)
             parts.append(
                 f"<h3>{e(dw['topic'])}</h3><p>{prose(dw['decision'], deck)}</p>"
-                f"<p><em>{e(say('rulebook', 'reason'))}:</em> {prose(dw['reason'], deck)}</p>"
+                f"<p><em>{e(say('rulebook', 'reason') + w.colon)}</em> {prose(dw['reason'], deck)}</p>"
             )
         parts.append("</section>")
     parts.append(f'<section id="examples"><h2>{e(say("rulebook", "examples"))}</h2>')
@@ -85,30 +86,39 @@ def _contents(book: Book) -> list[str]:
 def _clause_html(book: Book, c: Clause, codes: list[str]) -> str:
     """One clause's article: its text, then a line of where it comes from and what refers to it."""
     rules, say, lang = book.rules, book.words.say, book.lang
-    deck = book.words.deck
+    deck, colon = book.words.deck, book.words.colon
     e = escape.html
     title, text = clause_words(c, lang)
     # The clause that binds the deck defines how a card is written: its codes are the notation, not cards in play.
     body = notation(text, deck) if c.rule == "deck" else prose(text, deck)
     parts = [f'<article id="{anchor("clause", c.id)}"><h3>{e(c.id)}: {e(title)}</h3><p>{body}</p>']
+    heads, rows, legend = resolution_table(book, c)
+    if rows:
+        parts.append(
+            '<div class="scroll"><table class="resolution"><thead><tr>'
+            + "".join(f'<th scope="col">{e(h)}</th>' for h in heads)
+            + "</tr></thead><tbody>"
+            + "".join(f"<tr><td><code>{e(p)}</code></td><td>{e(x)}</td><td>{e(t)}</td></tr>" for p, x, t in rows)
+            + f'</tbody></table></div><p class="meta">{e(legend)}</p>'
+        )
     meta = [e(say("rulebook", "source", section=c.section))]
     if c.quote and lang == "en":
-        meta.append(f"{e(say('rulebook', 'quote'))}: \u201c{e(c.quote)}\u201d")
+        meta.append(f"{e(say('rulebook', 'quote') + colon)} \u201c{e(c.quote)}\u201d")
     if c.clarifications:
         meta.append(
-            e(say("rulebook", "clarifications"))
-            + ": "
+            e(say("rulebook", "clarifications") + colon)
+            + " "
             + ", ".join(f'<a href="#{anchor("clarification", n)}">{n}</a>' for n in c.clarifications)
         )
     if codes:
-        meta.append(e(say("rulebook", "errors")) + ": " + ", ".join(f"<code>{e(x)}</code>" for x in codes))
+        meta.append(e(say("rulebook", "errors") + colon) + " " + ", ".join(f"<code>{e(x)}</code>" for x in codes))
     if c.origin != rules.name:
         meta.append(e(c.origin))
     parts.append(f'<p class="meta">{"; ".join(meta)}</p>')
     shown = book.by_clause.get(c.id, [])
     if shown:
         links = ", ".join(f'<a href="#{anchor("example", i)}">{e(say("rulebook", "example", id=i))}</a>' for i in shown)
-        parts.append(f'<p class="meta">{e(say("rulebook", "examples"))}: {links}</p>')
+        parts.append(f'<p class="meta">{e(say("rulebook", "examples") + colon)} {links}</p>')
     parts.append("</article>")
     return "\n".join(parts)
 
@@ -124,7 +134,7 @@ def _clarifications_html(book: Book) -> list[str]:
         parts.append(
             f'<div class="clar" id="{anchor("clarification", k.number)}">'
             f"<h3>{e(say('rulebook', 'clarification', n=k.number))}: {e(title)}</h3>"
-            f"<p>{prose(ruling, deck)}</p><p><em>{e(say('rulebook', 'reason'))}:</em> {prose(reason, deck)}</p>"
+            f"<p>{prose(ruling, deck)}</p><p><em>{e(say('rulebook', 'reason') + book.words.colon)}</em> {prose(reason, deck)}</p>"
             f'<p class="meta">{links}</p></div>'
         )
     parts.append("</section>")
@@ -144,7 +154,7 @@ def _errors_html(book: Book) -> list[str]:
         when = error_when_words(rules, err.code, lang)
         words = e(error_words(rules, err.code, lang))
         if when:
-            words += f"<br><em>{e(say('rulebook', 'when'))}:</em> {e(when)}"
+            words += f"<br><em>{e(say('rulebook', 'when') + book.words.colon)}</em> {e(when)}"
         acts = ", ".join(f"<code>{e(a)}</code>" for a in err.acts)
         parts.append(
             f"<tr><td><code>{e(err.code)}</code></td><td>{words}</td><td>{acts}</td>"
@@ -178,7 +188,7 @@ def _example_html(book: Book, ex: Example) -> str:
         + (f'<p class="meta">{e("; ".join(head))}</p>' if head else "")
         + f"<p><strong>{e(say('rulebook', 'deal'))}</strong></p><ol>{deals}</ol>"
         f"<p><strong>{e(say('rulebook', 'actions'))}</strong></p><ol>{steps}</ol>"
-        f"<p><strong>{e(say('rulebook', 'outcome'))}:</strong> {e(outcome)}</p></div>"
+        f"<p><strong>{e(say('rulebook', 'outcome') + w.colon)}</strong> {e(outcome)}</p></div>"
     )
 
 

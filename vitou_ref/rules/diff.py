@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -198,9 +199,9 @@ def render_diff(d: RulesetDiff) -> str:
         for f, (x, y) in c.fields.items():
             if c.kind in ("added", "removed") and f not in ("title", "rule"):
                 continue
-            lines.append(f"    {f}: {_short(x)} -> {_short(y)}")
+            lines.append(f"    {f}: {_change(x, y)}")
         for path, (x, y) in c.data.items():
-            lines.append(f"    data {path}: {_short(x)} -> {_short(y)}")
+            lines.append(f"    data {path}: {_change(x, y)}")
     for k in d.clarifications:
         mark = {"added": "+", "removed": "-", "changed": "~"}[k["kind"]]
         extra = f" ({', '.join(k['fields'])})" if k.get("fields") else ""
@@ -212,9 +213,58 @@ def render_diff(d: RulesetDiff) -> str:
             lines.append(f"~ error {e['code']}: its words differ ({', '.join(e['words'])})")
         else:
             lines.append(f"~ error {e['code']}: clause {e['a']} -> {e['b']}")
+    if any(_worded(x, y) for c in d.clauses for x, y in [*c.fields.values(), *c.data.values()]):
+        lines.append(
+            "(in a changed text, [-...-] marks words of the first only, {+...+} words of the second only; ... stands for words both share)"
+        )
     return "\n".join(lines) + "\n"
 
 
+SHORT = 100  # characters of a value shown whole on the line; a longer text shows only where the two differ
+CONTEXT = 6  # words kept on each side of a difference in a long text
+
+
+def _worded(a: Any, b: Any) -> bool:
+    return isinstance(a, str) and isinstance(b, str) and len(a) + len(b) > SHORT
+
+
+def _change(a: Any, b: Any) -> str:
+    """A value's change: both sides whole when short, a word diff of two long texts, which a cut would hide."""
+    return _word_diff(a, b) if _worded(a, b) else f"{_short(a)} -> {_short(b)}"
+
+
+def _word_diff(a: str, b: str) -> str:
+    """Two texts word by word: ``[-gone-] {+come+}`` where they differ, the words they share between, long runs cut."""
+    wa, wb = a.split(), b.split()
+    ops = difflib.SequenceMatcher(None, wa, wb, autojunk=False).get_opcodes()
+    out: list[str] = []
+    for k, (op, i1, i2, j1, j2) in enumerate(ops):
+        if op != "equal":
+            out += ["[-" + " ".join(wa[i1:i2]) + "-]"] if i2 > i1 else []
+            out += ["{+" + " ".join(wb[j1:j2]) + "+}"] if j2 > j1 else []
+            continue
+        same = wa[i1:i2]
+        after = CONTEXT if k > 0 else 0  # words kept after the previous difference
+        before = CONTEXT if k < len(ops) - 1 else 0  # and before the next
+        if len(same) > after + before + 1:
+            same = [*same[:after], "...", *(same[len(same) - before :] if before else [])]
+        out += same
+    return " ".join(out)
+
+
 def _short(value: Any) -> str:
-    text = repr(thaw(value)) if not isinstance(value, str) else value
-    return text if len(text) <= 100 else text[:97] + "..."
+    text = _plain(thaw(value))
+    return text if len(text) <= SHORT else text[: SHORT - 3] + "..."
+
+
+def _plain(value: Any) -> str:
+    """A value as the rules files write it (YAML's flow style), never as Python writes it: absent, not None."""
+    if value is None:
+        return "(absent)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_plain(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_plain(v)}" for k, v in value.items()) + "}"
+    return str(value)

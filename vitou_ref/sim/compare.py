@@ -186,14 +186,20 @@ LABELS = {
 }
 
 
+# What is printed is rounded once, from the exact figures: the JSON's values are already rounded (to 4 and
+# 3 places), and rounding them again to the places shown can move the last digit (65.853% was shown 65.8).
+
+
 def pct(s: Mapping[str, Any]) -> str:
-    lo, hi = s["ci95"]
-    return f"{100 * s['share']:.1f}% [{100 * lo:.1f}–{100 * hi:.1f}]"
+    k, n = s["count"], s["of"]
+    lo, hi = wilson(k, n)
+    return f"{100 * (k / n if n else 0.0):.1f}% [{100 * lo:.1f}–{100 * hi:.1f}]"
 
 
 def avg(m: Mapping[str, Any]) -> str:
-    lo, hi = m["ci95"]
-    return f"{m['mean']:.2f} [{lo:.2f}–{hi:.2f}]"
+    exact = moments({int(k): v for k, v in m["distribution"].items() if str(k).isdigit()})
+    lo, hi = exact.interval()
+    return f"{exact.mean:.2f} [{lo:.2f}–{hi:.2f}]"
 
 
 def label(key: str, rep: Mapping[str, Any]) -> str:
