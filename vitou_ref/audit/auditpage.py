@@ -47,9 +47,9 @@ def page(a: Audit, lang: str) -> str:
         *_game(a, w),
         *_summary(a, w),
         f'<section id="rulings"><h2>{e(w.say("audit", "page.rulings"))}</h2><ol class="rulings">',
-        *(_ruling(w, r) for r in a.rulings),
+        *(ruling_item(w, r) for r in a.rulings),
         "</ol></section>",
-        *_cited(a, w),
+        *cited_clauses(a, w),
     ]
     return document(
         lang=lang,
@@ -103,7 +103,7 @@ def _summary(a: Audit, w: Words) -> list[str]:
     return ['<section class="summary">', *(f"<p>{e(x)}</p>" for x in lines), "</section>"]
 
 
-def _ruling(w: Words, r: Ruling) -> str:
+def ruling_item(w: Words, r: Ruling) -> str:
     """One action: what was done, legal or not; for an illegal one, the code, the clause quoted, why, and where."""
     e = escape.html
     what = prose(shown(w.action(r.action)), w.deck)
@@ -154,7 +154,7 @@ def _remarks(w: Words, r: Ruling) -> str:
     return "".join(out)
 
 
-def _cited(a: Audit, w: Words) -> list[str]:
+def cited_clauses(a: Audit, w: Words) -> list[str]:
     """Each clause the rulings rest on, once, with its whole text, where it comes from and its clarifications."""
     e = escape.html
     seen: dict[str, tuple[Clause, Ruleset]] = {}

@@ -7,7 +7,7 @@ from typing import Any
 from .._version import __version__
 from ..audit.audit import Position, Ruling, Words, audit
 from ..audit.auditpage import CSS as AUDIT_CSS
-from ..audit.auditpage import _cited, _ruling
+from ..audit.auditpage import cited_clauses, ruling_item
 from ..audit.report import compare, compare_text, shown
 from ..engine.tables import tables_for
 from ..present import escape
@@ -124,12 +124,12 @@ def _rulings(desk: Desk, c: Checked, w: Words, secret: str) -> list[str]:
     out.append('<ol class="rulings">')
     for r in c.audit.rulings:
         out.append(_one(c, w, r, secret))
-    out += ["</ol>", "</section>", *_cited(c.audit, w)]  # the clauses an illegal ruling links to, in full
+    out += ["</ol>", "</section>", *cited_clauses(c.audit, w)]  # the clauses an illegal ruling links to, in full
     return out
 
 
 def _one(c: Checked, w: Words, r: Ruling, secret: str) -> str:
-    item = _ruling(w, r)  # the audit page's own item: what the kit hands over is what the desk shows
+    item = ruling_item(w, r)  # the audit page's own item: what the kit hands over is what the desk shows
     extra = _allowed(w, c.positions[r.n - 1], r.action) if r.legal else ""
     extra += button_form(secret, "branch", {"at": str(r.n)}, f"What if, from action {r.n}")
     cut = item.rfind("</li>")
