@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .figures import Figures, order
+from .pairedfigs import DUPLICATE_METHOD, PAIRED_METHOD, is_match_figure, kind_advantage, paired_json
 from .shards import Result
 from .stats import LEVEL, Moments, median, moments, two_proportions, welch, wilson
 
@@ -44,6 +45,8 @@ METHOD = {
     "mean_differences": "Welch's t test, p from the normal approximation, two-sided",
     "level": LEVEL,
     "caveat": "each figure is tested on its own: among many figures, one in twenty differs at 5% by chance",
+    "paired_differences": PAIRED_METHOD,
+    "duplicate": DUPLICATE_METHOD,
 }
 PROPORTION, MEAN = "two-proportion z", "Welch t"
 
@@ -146,6 +149,18 @@ def report(result: Result) -> dict[str, Any]:
     figs = result.figures
     seconds = None if result.seconds is None else round(result.seconds, 3)
     rate = round(result.matches / result.seconds, 1) if result.seconds else None
+    rulesets = [ruleset_figures(f, two) for f in figs]
+    comparisons: list[dict[str, Any]] = [
+        {"ruleset": f.ruleset, "baseline": figs[0].ruleset, "figures": differences(figs[0], f, two)} for f in figs[1:]
+    ]
+    pairs = result.pairs
+    if pairs is not None:  # a merge with a file saved before pairs were counted has the unpaired figures only
+        for k, (r, c) in enumerate(zip(rulesets, [None, *comparisons])):  # ruleset 0 is the baseline
+            if two:
+                r["first_kind_advantage"] = kind_advantage(pairs, k)
+            for entry in [] if c is None else c["figures"]:
+                if is_match_figure(entry["figure"]):
+                    entry["paired"] = paired_json(pairs, entry["figure"], 0, k)
     return {
         "vitou": result.vitou,
         "seed": result.seed,
@@ -156,11 +171,12 @@ def report(result: Result) -> dict[str, Any]:
         "matches_per_second": rate,
         "merged_from": list(result.sources),
         "method": METHOD,
-        "rulesets": [ruleset_figures(f, two) for f in figs],
-        "differences": [
-            {"ruleset": f.ruleset, "baseline": figs[0].ruleset, "figures": differences(figs[0], f, two)}
-            for f in figs[1:]
-        ],
+        "form": result.form,
+        "deals": result.deals,
+        "paired": pairs is not None,
+        "stopping": result.stopping,
+        "rulesets": rulesets,
+        "differences": comparisons,
     }
 
 
