@@ -255,3 +255,76 @@ def test_paired_json_names_the_form() -> None:
     out = paired_json(p, "x", 0, 1)
     # Per match (1, 0) and (.5, .5): d = -1 and 0, d̄ = -.5, sd = √(.5/1) = .707107.
     assert (out["form"], out["deals"], out["difference"], out["sd"]) == ("duplicate", 2, -0.5, 0.7071)
+
+
+# ------------------------------------------------------------------ runs that stop when the answer is known
+
+
+def _widths_at_checkpoints(refs: list[str], k: int, blocks: int, figure: str) -> list[float]:
+    from vitou_ref.sim.stopping import width
+
+    pairs = Pairs(PLAIN)
+    out = []
+    for b in range(blocks):
+        pairs.add(play_units(refs, Lineup(), 1, b * k, (b + 1) * k)[1])
+        out.append(width(pairs, figure, len(refs)))
+    return out
+
+
+def test_until_width_stops_at_the_first_checkpoint_narrow_enough(capsys: pytest.CaptureFixture[str]) -> None:
+    refs = ["vitou", "vitou-partners-tie"]
+    widths = _widths_at_checkpoints(refs, 20, 6, "hands_per_match")
+    # A bound between checkpoint j's width and the narrowest before it: j is the first narrower than the bound.
+    j = next(j for j in range(2, 6) if widths[j] < min(widths[:j]))
+    bound = (min(widths[:j]) + widths[j]) / 2
+    args = ["--ruleset", refs[0], "--ruleset", refs[1], "--checkpoint", "20", "--until-width", repr(bound)]
+    rep = run_json(capsys, *args)
+    assert rep["matches"] == 20 * (j + 1) and rep["ranges"] == [[0, 20 * (j + 1)]]
+    stop = rep["stopping"]
+    assert (stop["stopped_by"], stop["figure"], stop["checkpoint"]) == ("width", "hands_per_match", 20)
+    assert stop["width"] == pytest.approx(widths[j], abs=1e-6) and stop["width"] < bound
+    pr = figure(rep, "hands_per_match")["paired"]
+    assert pr["ci95"][1] - pr["ci95"][0] == pytest.approx(widths[j], abs=1e-3)
+
+
+def test_until_width_is_bounded_by_max_matches(capsys: pytest.CaptureFixture[str]) -> None:
+    rep = run_json(capsys, "--until-width", "0.001", "--checkpoint", "15", "--max-matches", "40")
+    assert rep["matches"] == 40 and rep["stopping"]["stopped_by"] == "max-matches"  # checkpoints 15, 30 and 40
+
+
+@pytest.mark.parametrize("extra", [[], ["--duplicate", "--against", "heuristic"]])
+def test_until_width_stops_alike_on_any_number_of_processes(
+    capsys: pytest.CaptureFixture[str], extra: list[str]
+) -> None:
+    args = ["--ruleset", "vitou", "--ruleset", "vitou-partners-tie", "--until-width", "1.2", "--checkpoint", "10"]
+    one = run_json(capsys, *args, *extra)
+    two = run_json(capsys, *args, *extra, "--jobs", "2")
+    assert one["stopping"]["stopped_by"] == "width" and one["matches"] < 100_000
+    untimed = [json.dumps({k: v for k, v in r.items() if k not in TIMING}, sort_keys=True) for r in (one, two)]
+    assert untimed[0] == untimed[1]
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["--checkpoint", "10"], "--checkpoint"),
+        (["--until-figure", "hands_per_match"], "--until-figure"),
+        (["--until-width", "1", "--matches", "10"], "--matches"),
+        (["--until-width", "1", "--until-figure", "tied_tricks"], "--until-figure"),
+        (["--until-width", "1", "--until-figure", "kind_advantage"], "--until-figure"),
+        (["--scheduler", "tcp://127.0.0.1:1", "--jobs", "2"], "--jobs"),
+    ],
+)
+def test_options_of_a_stop_that_cannot_work_exit_2(
+    args: list[str], option: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["simulate", *args]) == 2
+    assert option in capsys.readouterr().err
+
+
+def test_merge_takes_the_form_from_its_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--matches", "2", "--save", str(tmp_path / "a")]) == 0
+    assert main(["simulate", "--matches", "2", "--first", "2", "--duplicate", "--save", str(tmp_path / "b")]) == 0
+    assert main(["simulate", "--merge", str(tmp_path / "a"), "--duplicate"]) == 2
+    assert main(["simulate", "--merge", str(tmp_path / "a"), str(tmp_path / "b")]) == 2
+    assert "form duplicate where" in capsys.readouterr().err

@@ -91,18 +91,16 @@ def run_all(executor: Executor, tasks: Sequence[Task], progress: Callable[[int],
     futures = {executor.submit(play_units, *task): task[4] - task[3] for task in tasks}
     total: Part | None = None
     done = 0
-    try:
-        pending: set[Future[Part]] = set(futures)
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in finished:
-                total = combine(total, fut.result())
-                done += futures[fut]
-                if progress is not None:
-                    progress(done)
-    finally:
-        for fut in futures:
-            fut.cancel()
+    # No cancelling here when the run stops: the executor's owner ends it (the processes of this machine ended at
+    # once, a cluster's client closed); a future cancelled before the pool ends its workers breaks the pool.
+    pending: set[Future[Part]] = set(futures)
+    while pending:
+        finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+        for fut in finished:
+            total = combine(total, fut.result())
+            done += futures[fut]
+            if progress is not None:
+                progress(done)
     assert total is not None
     return total
 
@@ -120,26 +118,23 @@ def run_in_order(
     ahead: deque[tuple[Future[Part], int]] = deque()
     total: Part | None = None
     done = 0
-    try:
-        while True:
-            while len(ahead) < window:
-                task = next(tasks, None)
-                if task is None:
-                    break
-                ahead.append((executor.submit(play_units, *task), task[4] - task[3]))
-            if not ahead:
+    while True:
+        while len(ahead) < window:
+            task = next(tasks, None)
+            if task is None:
                 break
-            fut, size = ahead.popleft()
-            total = combine(total, fut.result())
-            done += size
-            if progress is not None:
-                progress(done)
-            if enough(total):
-                assert total is not None
-                return total, True
-    finally:
-        for fut, _ in ahead:  # played ahead of the stop: never counted
-            fut.cancel()
+            ahead.append((executor.submit(play_units, *task), task[4] - task[3]))
+        if not ahead:
+            break
+        fut, size = ahead.popleft()
+        total = combine(total, fut.result())
+        done += size
+        if progress is not None:
+            progress(done)
+        if enough(total):
+            for later, _ in ahead:  # played ahead of the stop: never counted, and not played if not started
+                later.cancel()
+            return total, True
     assert total is not None
     return total, False
 
