@@ -328,3 +328,14 @@ def test_merge_takes_the_form_from_its_files(tmp_path: Path, capsys: pytest.Capt
     assert main(["simulate", "--merge", str(tmp_path / "a"), "--duplicate"]) == 2
     assert main(["simulate", "--merge", str(tmp_path / "a"), str(tmp_path / "b")]) == 2
     assert "form duplicate where" in capsys.readouterr().err
+
+
+def test_the_text_says_the_form_the_stop_and_the_paired_differences(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--ruleset", "vitou", "--ruleset", "vitou", "--against", "heuristic", "--duplicate"]
+    assert main(["simulate", *args, "--until-width", "9", "--checkpoint", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "20 matches of seed 1 (deals 0 to 9)" in out and "duplicate: 10 deals, each played twice" in out
+    assert "stopped: the 95% interval of kind_advantage" in out and "narrower than 9" in out
+    assert "paired on the same deals, vitou/1.1.0 minus vitou/1.1.0:" in out
+    assert "  hands per match (mean): +0 [+0 to +0]" in out
+    assert "first kind's win share minus the second's (vitou/1.1.0), duplicate:" in out

@@ -7,7 +7,13 @@ are stable (new keys may come, none goes or changes meaning):
   matches played, 0-based), ``players`` (``kind``, ``against``, ``budget``,
   ``described``), ``seconds`` and ``matches_per_second`` (null for merged runs),
   ``merged_from`` (the files, or []), ``method`` (how intervals and tests are
-  made, in words, and ``level``, 0.05);
+  made, in words, and ``level``, 0.05); ``form`` (``plain``, or ``duplicate``:
+  each deal played twice, every player one seat on the second time), ``deals``
+  (the matches of the ranges, each played twice in the duplicate form),
+  ``paired`` (false for a merge with a file saved before pairs were counted),
+  ``stopping`` (null, or how a run with --until-width stopped: ``until_width``,
+  ``figure``, ``checkpoint``, ``max_matches``, ``width``, ``stopped_by``:
+  ``width`` or ``max-matches``);
 - ``rulesets``: one object per ruleset, in the order given: ``ruleset``,
   ``twenty_at``, ``matches``, ``hands``; ``hands_per_match`` and
   ``hand_values`` (a mean: ``n``, ``mean``, ``sd``, ``ci95``, and
@@ -19,11 +25,17 @@ are stable (new keys may come, none goes or changes meaning):
   ``reached_twenty_twenty`` (of matches), ``tied_tricks`` (of tricks); a share
   is ``count``, ``of``, ``share``, ``ci95``; ``values_by_refusal``
   (value -> count); ``counts``, the raw counts that merge;
+  ``first_kind_advantage`` when two kinds play (the first kind's win share
+  minus the second's, per match, over deals: ``form``, ``deals``,
+  ``difference``, ``sd``, ``ci95``, ``statistic``, ``p``, ``significant``);
 - ``differences``: for each ruleset after the first, ``ruleset``, ``baseline``
   (the first) and ``figures``: a list of ``figure`` (a key above, or
   ``endings/<name>``), ``test`` (``two-proportion z`` or ``Welch t``),
   ``baseline``, ``value``, ``difference``, ``statistic``, ``p``,
-  ``significant``.
+  ``significant`` (the unpaired test), and for a figure a match has one value
+  of, ``paired``: the same difference deal by deal, ``form``, ``deals``,
+  ``difference``, ``sd``, ``ci95``, ``statistic`` (null when every pair differs
+  alike), ``p``, ``significant``, ``covariance`` and ``unpaired_ci95``.
 """
 
 from __future__ import annotations
