@@ -87,6 +87,22 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         metavar="N",
         help="processes to play on, at most twice the cores; the same figures for any N (default: 1)",
     )
+    _add_run_options(sim)
+    sim.add_argument("--save", metavar="FILE", help="write the raw counts as JSON, for --merge (default: not saved)")
+    sim.add_argument("--force", action="store_true", help="replace the --output, --save and --plot files if they exist")
+    sim.add_argument(
+        "--merge",
+        nargs="+",
+        metavar="FILE",
+        help="sum up runs saved with --save instead of playing: same rulesets, players and seed, ranges of "
+        "matches that do not overlap (default: play)",
+    )
+    sim.add_argument("--progress", action="store_true", help=PROGRESS_HELP)
+    sim.set_defaults(run=cmd_simulate)
+
+
+def _add_run_options(sim: argparse.ArgumentParser) -> None:
+    """Where a run plays, in what form, and when it stops."""
     sim.add_argument(
         "--scheduler",
         metavar="ADDRESS",
@@ -124,17 +140,6 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     sim.add_argument(
         "--max-matches", type=_o.positive_int, metavar="N", help="the bound of --until-width (default: 100000)"
     )
-    sim.add_argument("--save", metavar="FILE", help="write the raw counts as JSON, for --merge (default: not saved)")
-    sim.add_argument("--force", action="store_true", help="replace the --output, --save and --plot files if they exist")
-    sim.add_argument(
-        "--merge",
-        nargs="+",
-        metavar="FILE",
-        help="sum up runs saved with --save instead of playing: same rulesets, players and seed, ranges of "
-        "matches that do not overlap (default: play)",
-    )
-    sim.add_argument("--progress", action="store_true", help=PROGRESS_HELP)
-    sim.set_defaults(run=cmd_simulate)
 
 
 @dataclass(frozen=True)
