@@ -339,3 +339,26 @@ def test_the_text_says_the_form_the_stop_and_the_paired_differences(capsys: pyte
     assert "paired on the same deals, vitou/1.1.0 minus vitou/1.1.0:" in out
     assert "  hands per match (mean): +0 [+0 to +0]" in out
     assert "first kind's win share minus the second's (vitou/1.1.0), duplicate:" in out
+
+
+@pytest.mark.parametrize(
+    "pairs",
+    [
+        "not pairs",
+        {"form": "plain", "units": 4, "joint": {"hands_per_match": [[1, "x", 1]]}},
+        {"form": "plain", "units": 4, "joint": {"hands_per_match": [[10**6, 1, 1]]}},
+        {"form": "duplicate", "units": 4, "joint": {}},
+    ],
+)
+def test_hostile_pairs_in_a_saved_run_exit_2(pairs: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        main(["simulate", "--ruleset", "vitou", "--ruleset", "vitou", "--matches", "4", "--save", str(tmp_path / "a")])
+        == 0
+    )
+    raw = json.loads((tmp_path / "a").read_text())
+    raw["pairs"] = pairs
+    (tmp_path / "b").write_text(json.dumps(raw))
+    capsys.readouterr()
+    assert main(["simulate", "--merge", str(tmp_path / "b")]) == 2
+    err = capsys.readouterr().err
+    assert str(tmp_path / "b") in err and ("pairs" in err or "do not add up" in err)
