@@ -4,18 +4,27 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from . import options as _o
 from .progress import HELP as PROGRESS_HELP
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
+    from ..sim.shards import Result
 
 # The kinds of vitou_ref.players.KINDS, named here so that building the parser
 # loads no engine (a test holds the two to the same kinds).
 KINDS = ("random", "heuristic", "search")
 RULESET, MATCHES, SEED, PLAYERS = "vitou", 1000, 1, "random"  # the defaults the help states
 # What a run plays, by field of Request: --merge takes all of it from its files.
-PLAYED = {n: f"--{n}" for n in ("matches", "seed", "first", "players", "against", "budget", "jobs")}
-PLAYED["rulesets"] = "--ruleset"
+PLAYED = {n: f"--{n}" for n in ("matches", "seed", "first", "players", "against", "budget", "jobs", "duplicate")}
+PLAYED |= {"rulesets": "--ruleset", "scheduler": "--scheduler", "until_width": "--until-width"}
+UNTIL = {"until_figure": "--until-figure", "checkpoint": "--checkpoint", "max_matches": "--max-matches"}
+CHECKPOINT, MAX_MATCHES = 100, 100_000  # the defaults the help states (vitou_ref.sim.stopping holds them too)
 PLOT_FORMATS = (".png", ".svg")
 
 
@@ -78,6 +87,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         metavar="N",
         help="processes to play on, at most twice the cores; the same figures for any N (default: 1)",
     )
+    _add_run_options(sim)
     sim.add_argument("--save", metavar="FILE", help="write the raw counts as JSON, for --merge (default: not saved)")
     sim.add_argument("--force", action="store_true", help="replace the --output, --save and --plot files if they exist")
     sim.add_argument(
@@ -89,6 +99,47 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     sim.add_argument("--progress", action="store_true", help=PROGRESS_HELP)
     sim.set_defaults(run=cmd_simulate)
+
+
+def _add_run_options(sim: argparse.ArgumentParser) -> None:
+    """Where a run plays, in what form, and when it stops."""
+    sim.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="play on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786), the same figures as --jobs 1; "
+        "needs pip install 'vitou[dask]' here and on the workers (default: this machine)",
+    )
+    sim.add_argument(
+        "--duplicate",
+        action="store_true",
+        default=None,
+        help="play each deal twice, the second time with every player moved one seat on, so that the other side "
+        "holds each side's cards: card luck cancels out of each deal's difference; --matches counts deals "
+        "(default: each deal once)",
+    )
+    sim.add_argument(
+        "--until-width",
+        type=_o.positive_seconds,
+        metavar="W",
+        help="play until the 95%% interval of --until-figure is narrower than W, looking every --checkpoint "
+        "matches, at most --max-matches (default: play --matches)",
+    )
+    sim.add_argument(
+        "--until-figure",
+        metavar="FIGURE",
+        help="the figure --until-width watches: with several rulesets, each one's paired difference from the first; "
+        "hands_per_match, first_dealer_side_won, reached_twenty, reached_twenty_twenty, endings/<name>, and with "
+        "--against first_kind_won or kind_advantage (default: kind_advantage with --against, else hands_per_match)",
+    )
+    sim.add_argument(
+        "--checkpoint",
+        type=_o.positive_int,
+        metavar="K",
+        help="matches between two looks of --until-width, the same for any --jobs (default: 100)",
+    )
+    sim.add_argument(
+        "--max-matches", type=_o.positive_int, metavar="N", help="the bound of --until-width (default: 100000)"
+    )
 
 
 @dataclass(frozen=True)
@@ -110,10 +161,28 @@ class Request:
     force: bool = False
     merge: list[str] | None = None
     progress: bool = False
+    duplicate: bool | None = None
+    scheduler: str | None = None
+    until_width: float | None = None
+    until_figure: str | None = None
+    checkpoint: int | None = None
+    max_matches: int | None = None
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    names = ("matches", "seed", "first", "players", "against", "budget", "jobs", "output", "plot", "save")
+    names: tuple[str, ...] = (
+        "matches",
+        "seed",
+        "first",
+        "players",
+        "against",
+        "budget",
+        "jobs",
+        "output",
+        "plot",
+        "save",
+    )
+    names += ("duplicate", "scheduler", "until_width", "until_figure", "checkpoint", "max_matches")
     given = {n: getattr(args, n) for n in names}
     req = Request(args.ruleset, **given, fmt=args.format, force=args.force, merge=args.merge, progress=args.progress)
     return simulate(req)
@@ -137,6 +206,7 @@ def _check(req: Request) -> None:
         given = [option for name, option in PLAYED.items() if getattr(req, name) is not None]
         if given:
             raise _bad(given[0], "--merge takes the rulesets, players, seed and matches from its files; leave it out")
+    _check_run(req)
     kinds = {req.players or PLAYERS, req.against}
     if req.budget is not None and "search" not in kinds:
         raise _bad("--budget", "the budget is the search player's, and no search player plays")
@@ -154,11 +224,74 @@ def _check(req: Request) -> None:
             raise _bad(option, problem.removeprefix(f"{option}: "), "OUTPUT_PATH")
 
 
+def _check_run(req: Request) -> None:
+    """The options of how a run is played and stopped, and where."""
+    import importlib.util
+
+    from ..sim.stopping import default_figure, figure_problem
+
+    if req.until_width is None:
+        given = [option for name, option in UNTIL.items() if getattr(req, name) is not None]
+        if given:
+            raise _bad(given[0], "it says how --until-width stops a run; give --until-width too")
+    else:
+        if req.matches is not None:
+            raise _bad(
+                "--matches", "--until-width plays until its interval is narrow enough: bound it with --max-matches"
+            )
+        figure = req.until_figure or default_figure(req.against is not None)
+        problem = figure_problem(figure, req.against is not None)
+        if problem is not None:
+            raise _bad("--until-figure", problem)
+    if req.scheduler is not None:
+        if req.jobs is not None:
+            raise _bad("--jobs", "--scheduler plays on the cluster's workers; leave --jobs out")
+        if importlib.util.find_spec("distributed") is None:
+            raise _bad("--scheduler", "a Dask cluster needs Dask, which is not installed: pip install 'vitou[dask]'")
+
+
+def _play(req: Request, progress: Callable[[int], None]) -> Result:
+    """The run the options ask for, on this machine or on the cluster."""
+    from ..sim import shards
+    from ..sim.paired import DUPLICATE, PLAIN
+    from ..sim.run import Lineup
+    from ..sim.stopping import Until, default_figure
+
+    until = None
+    if req.until_width is not None:
+        figure = req.until_figure or default_figure(req.against is not None)
+        until = Until(req.until_width, figure, req.checkpoint or CHECKPOINT, req.max_matches or MAX_MATCHES)
+
+    def run(executor: Executor | None = None, window: int | None = None) -> Result:
+        return shards.simulate(
+            req.rulesets or [RULESET],
+            Lineup(req.players or PLAYERS, req.against, req.budget),
+            SEED if req.seed is None else req.seed,
+            req.first or 0,
+            req.matches or MATCHES,
+            jobs=req.jobs or 1,
+            progress=progress,
+            form=DUPLICATE if req.duplicate else PLAIN,
+            until=until,
+            executor=executor,
+            window=window,
+        )
+
+    if req.scheduler is None:
+        return run()
+    from ..sim.execute import dask_executor
+
+    try:
+        with dask_executor(req.scheduler) as (executor, threads):
+            return run(executor, threads)
+    except OSError as exc:  # Dask's connection errors are OSErrors (TimeoutError among them)
+        raise _bad("--scheduler", f"{req.scheduler}: cannot reach the scheduler ({exc})") from None
+
+
 def simulate(req: Request) -> int:
     """Play (or merge), then print the figures; 2 for unusable options or files, before any match is played."""
     from ..sim import shards
     from ..sim.compare import report
-    from ..sim.run import Lineup
     from .output import emit, json_text
     from .progress import ProgressLine
 
@@ -166,19 +299,9 @@ def simulate(req: Request) -> int:
     if req.merge:
         result = shards.merge(req.merge)
     else:
-        lineup = Lineup(req.players or PLAYERS, req.against, req.budget)
-        seed = SEED if req.seed is None else req.seed
-        matches = req.matches or MATCHES
-        with ProgressLine("simulate", matches, unit="matches", failed=None, force=req.progress) as shown:
-            result = shards.simulate(
-                req.rulesets or [RULESET],
-                lineup,
-                seed,
-                req.first or 0,
-                matches,
-                jobs=req.jobs or 1,
-                progress=shown.update,
-            )
+        total = (req.max_matches or MAX_MATCHES) if req.until_width is not None else (req.matches or MATCHES)
+        with ProgressLine("simulate", total, unit="matches", failed=None, force=req.progress) as shown:
+            result = _play(req, shown.update)
     if req.save is not None:
         try:
             shards.save(result, req.save, force=req.force)

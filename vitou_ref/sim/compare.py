@@ -7,7 +7,13 @@ are stable (new keys may come, none goes or changes meaning):
   matches played, 0-based), ``players`` (``kind``, ``against``, ``budget``,
   ``described``), ``seconds`` and ``matches_per_second`` (null for merged runs),
   ``merged_from`` (the files, or []), ``method`` (how intervals and tests are
-  made, in words, and ``level``, 0.05);
+  made, in words, and ``level``, 0.05); ``form`` (``plain``, or ``duplicate``:
+  each deal played twice, every player one seat on the second time), ``deals``
+  (the matches of the ranges, each played twice in the duplicate form),
+  ``paired`` (false for a merge with a file saved before pairs were counted),
+  ``stopping`` (null, or how a run with --until-width stopped: ``until_width``,
+  ``figure``, ``checkpoint``, ``max_matches``, ``width``, ``stopped_by``:
+  ``width`` or ``max-matches``);
 - ``rulesets``: one object per ruleset, in the order given: ``ruleset``,
   ``twenty_at``, ``matches``, ``hands``; ``hands_per_match`` and
   ``hand_values`` (a mean: ``n``, ``mean``, ``sd``, ``ci95``, and
@@ -19,11 +25,17 @@ are stable (new keys may come, none goes or changes meaning):
   ``reached_twenty_twenty`` (of matches), ``tied_tricks`` (of tricks); a share
   is ``count``, ``of``, ``share``, ``ci95``; ``values_by_refusal``
   (value -> count); ``counts``, the raw counts that merge;
+  ``first_kind_advantage`` when two kinds play (the first kind's win share
+  minus the second's, per match, over deals: ``form``, ``deals``,
+  ``difference``, ``sd``, ``ci95``, ``statistic``, ``p``, ``significant``);
 - ``differences``: for each ruleset after the first, ``ruleset``, ``baseline``
   (the first) and ``figures``: a list of ``figure`` (a key above, or
   ``endings/<name>``), ``test`` (``two-proportion z`` or ``Welch t``),
   ``baseline``, ``value``, ``difference``, ``statistic``, ``p``,
-  ``significant``.
+  ``significant`` (the unpaired test), and for a figure a match has one value
+  of, ``paired``: the same difference deal by deal, ``form``, ``deals``,
+  ``difference``, ``sd``, ``ci95``, ``statistic`` (null when every pair differs
+  alike), ``p``, ``significant``, ``covariance`` and ``unpaired_ci95``.
 """
 
 from __future__ import annotations
@@ -33,6 +45,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .figures import Figures, order
+from .pairedfigs import DUPLICATE_METHOD, PAIRED_METHOD, is_match_figure, kind_advantage, paired_json
 from .shards import Result
 from .stats import LEVEL, Moments, median, moments, two_proportions, welch, wilson
 
@@ -44,6 +57,8 @@ METHOD = {
     "mean_differences": "Welch's t test, p from the normal approximation, two-sided",
     "level": LEVEL,
     "caveat": "each figure is tested on its own: among many figures, one in twenty differs at 5% by chance",
+    "paired_differences": PAIRED_METHOD,
+    "duplicate": DUPLICATE_METHOD,
 }
 PROPORTION, MEAN = "two-proportion z", "Welch t"
 
@@ -146,6 +161,18 @@ def report(result: Result) -> dict[str, Any]:
     figs = result.figures
     seconds = None if result.seconds is None else round(result.seconds, 3)
     rate = round(result.matches / result.seconds, 1) if result.seconds else None
+    rulesets = [ruleset_figures(f, two) for f in figs]
+    comparisons: list[dict[str, Any]] = [
+        {"ruleset": f.ruleset, "baseline": figs[0].ruleset, "figures": differences(figs[0], f, two)} for f in figs[1:]
+    ]
+    pairs = result.pairs
+    if pairs is not None:  # a merge with a file saved before pairs were counted has the unpaired figures only
+        for k, (r, c) in enumerate(zip(rulesets, [None, *comparisons])):  # ruleset 0 is the baseline
+            if two:
+                r["first_kind_advantage"] = kind_advantage(pairs, k)
+            for entry in [] if c is None else c["figures"]:
+                if is_match_figure(entry["figure"]):
+                    entry["paired"] = paired_json(pairs, entry["figure"], 0, k)
     return {
         "vitou": result.vitou,
         "seed": result.seed,
@@ -156,11 +183,12 @@ def report(result: Result) -> dict[str, Any]:
         "matches_per_second": rate,
         "merged_from": list(result.sources),
         "method": METHOD,
-        "rulesets": [ruleset_figures(f, two) for f in figs],
-        "differences": [
-            {"ruleset": f.ruleset, "baseline": figs[0].ruleset, "figures": differences(figs[0], f, two)}
-            for f in figs[1:]
-        ],
+        "form": result.form,
+        "deals": result.deals,
+        "paired": pairs is not None,
+        "stopping": result.stopping,
+        "rulesets": rulesets,
+        "differences": comparisons,
     }
 
 

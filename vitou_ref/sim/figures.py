@@ -161,6 +161,7 @@ class MatchTally:
         self.saw_twenty = self.saw_tt = False
         self.last_hand: HandEvent | None = None
         self.winner: str | None = None
+        self.ending: str | None = None
 
     def step(self, mode: int, events: Iterable[Event]) -> None:
         f = self.f
@@ -183,7 +184,8 @@ class MatchTally:
             elif isinstance(e, MatchEvent):
                 self.winner = e.winner
                 if self.last_hand is not None:
-                    f.endings[ending(self.last_hand, f.twenty_at)] += 1
+                    self.ending = ending(self.last_hand, f.twenty_at)
+                    f.endings[self.ending] += 1
 
     def close(self, hands: int, first_dealer_side: str, first_kind_side: str | None) -> None:
         """The match is over: its length, the thresholds it reached, and who won it."""
@@ -194,6 +196,22 @@ class MatchTally:
         f.reached_twenty_twenty += self.saw_tt
         f.first_dealer_side_won += self.winner == first_dealer_side
         f.first_kind_won += first_kind_side is not None and self.winner == first_kind_side
+
+    def values(self, hands: int, first_dealer_side: str, kinds: tuple[str, str] | None) -> dict[str, int]:
+        """The match's value of each figure a match has one of (see :mod:`vitou_ref.sim.paired`); ``kinds``: the
+        sides of the first and the second kind, when two play."""
+        out = {
+            "hands_per_match": hands,
+            "first_dealer_side_won": int(self.winner == first_dealer_side),
+            "reached_twenty": int(self.saw_twenty),
+            "reached_twenty_twenty": int(self.saw_tt),
+        }
+        if kinds is not None:
+            won = (int(self.winner == kinds[0]), int(self.winner == kinds[1]))
+            out |= {"first_kind_won": won[0], "kind_advantage": won[0] - won[1]}
+        if self.ending is not None:
+            out[f"endings/{self.ending}"] = 1
+        return out
 
 
 def ending(h: HandEvent, at: int) -> str:

@@ -6,10 +6,14 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine.tables import Tables, tables_for
 from .figures import Figures, MatchTally
+from .paired import PLAIN, PLAYS, Pairs, summed
+
+if TYPE_CHECKING:
+    from ..players.base import Player
 
 BASELINE = "random"  # uniformly random among the legal actions: a baseline, not a model of real players
 
@@ -80,6 +84,70 @@ def tables_of(ref: str | Tables) -> Tables:
     return ref if isinstance(ref, Tables) else tables_named(ref)
 
 
+def seating(t: Tables, lineup: Lineup, seed: int, i: int, play: int) -> tuple[dict[str, Player], int | None]:
+    """The players of play ``play`` of match ``i`` and the side of the first kind (None: one kind). The second play of
+    a duplicate deal moves every player, its kind and its seed, one seat on (seat n to seat n + 1 in the order of
+    play), the cards and the dealer staying with the seats: each player holds the cards its opponent on its right
+    held, on the other side, and so the other kind holds what the first held."""
+    from ..players import make_player
+
+    kinds, n = seat_kinds(t, lineup, i), t.n
+    players = {
+        t.seat_ids[(k + play) % n]: make_player(kinds[s], seed=player_seed(seed, i, s), budget=lineup.budget)
+        for k, s in enumerate(t.seat_ids)
+    }
+    side = first_kind_side(lineup, i)
+    return players, None if side is None else (side + play) % 2
+
+
+def duplicate_problem(t: Tables) -> str | None:
+    """Why a ruleset cannot be played in the duplicate form: a move of one seat must hand each side the other's
+    cards."""
+    if len(t.side_ids) != 2 or any(t.side_of[k] == t.side_of[(k + 1) % t.n] for k in range(t.n)):
+        return f"{t.name} does not seat two sides alternately: a move of one seat does not exchange the sides' cards"
+    return None
+
+
+def play_units(
+    refs: Sequence[str | Tables],
+    lineup: Lineup,
+    seed: int,
+    start: int,
+    stop: int,
+    form: str = PLAIN,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[list[Figures], Pairs]:
+    """Matches (deals, in the duplicate form, each played twice) ``start`` to ``stop - 1`` of seed ``seed``, each
+    under every ruleset: their counts, ruleset by ruleset, and their values unit by unit, jointly."""
+    from ..players.arena import play_match
+
+    tables = [tables_of(r) for r in refs]
+    figures = [Figures(t.name, t.twenty_at) for t in tables]
+    pairs = Pairs(form)
+    for i in range(start, stop):
+        deal_seed = match_seed(seed, i)
+        unit = []
+        for t, f in zip(tables, figures):
+            plays = []
+            for play in range(PLAYS[form]):
+                players, side = seating(t, lineup, seed, i, play)
+                tally = MatchTally(f)
+                match = None
+                for match, _action, events in play_match(t, players, deal_seed):
+                    tally.step(match.mode, events)
+                if match is None:  # a match with no step at all is not a match the engine can produce
+                    raise RuntimeError(f"match {i} of seed {seed} under {t.name} made no move")
+                dealer_side = t.side_ids[t.side_of[match.first_dealer]]
+                kinds = None if side is None else (t.side_ids[side], t.side_ids[1 - side])
+                tally.close(match.hand_number, dealer_side, None if kinds is None else kinds[0])
+                plays.append(tally.values(match.hand_number, dealer_side, kinds))
+            unit.append(summed(plays))
+        pairs.add_unit(unit)
+        if progress is not None:
+            progress(i + 1 - start)
+    return figures, pairs
+
+
 def play_range(
     refs: Sequence[str | Tables],
     lineup: Lineup,
@@ -89,30 +157,19 @@ def play_range(
     progress: Callable[[int], None] | None = None,
 ) -> list[Figures]:
     """Matches ``start`` to ``stop - 1`` of seed ``seed``, each under every ruleset: their counts, ruleset by ruleset."""
-    from ..players import make_player
-    from ..players.arena import play_match
-
-    tables = [tables_of(r) for r in refs]
-    figures = [Figures(t.name, t.twenty_at) for t in tables]
-    for i in range(start, stop):
-        deal_seed = match_seed(seed, i)
-        for t, f in zip(tables, figures):
-            players = {
-                s: make_player(k, seed=player_seed(seed, i, s), budget=lineup.budget)
-                for s, k in seat_kinds(t, lineup, i).items()
-            }
-            tally = MatchTally(f)
-            match = None
-            for match, _action, events in play_match(t, players, deal_seed):
-                tally.step(match.mode, events)
-            if match is None:  # a match with no step at all is not a match the engine can produce
-                raise RuntimeError(f"match {i} of seed {seed} under {t.name} made no move")
-            side = first_kind_side(lineup, i)
-            dealer_side = t.side_ids[t.side_of[match.first_dealer]]
-            tally.close(match.hand_number, dealer_side, None if side is None else t.side_ids[side])
-        if progress is not None:
-            progress(i + 1 - start)
-    return figures
+    return play_units(refs, lineup, seed, start, stop, PLAIN, progress)[0]
 
 
-__all__ = ["BASELINE", "Lineup", "match_seed", "play_range", "player_seed", "seat_kinds", "tables_named", "tables_of"]
+__all__ = [
+    "BASELINE",
+    "Lineup",
+    "duplicate_problem",
+    "match_seed",
+    "play_range",
+    "play_units",
+    "player_seed",
+    "seat_kinds",
+    "seating",
+    "tables_named",
+    "tables_of",
+]

@@ -5,12 +5,10 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
-import multiprocessing
-import os
-import signal
+import math
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,8 +19,11 @@ from ..protocol.wire import WireError, loads
 from ..rules.errors import InputError
 from ..rules.files import read_path
 from ..rules.problems import Problem, pointer
+from .execute import Inline, Part, process_pool, run_all, run_in_order
 from .figures import MAX_COUNT, CountsError, Figures, count
-from .run import Lineup, play_range, tables_of
+from .paired import DUPLICATE, PLAIN, PLAYS, Pairs
+from .run import Lineup, duplicate_problem, play_units, tables_of
+from .stopping import Until, stopping_json, width
 
 FORMAT = "vitou-simulate-counts"  # the "format" of a --save file
 FORMAT_VERSION = 1
@@ -42,10 +43,17 @@ class Result:
     seconds: float | None = None  # wall time of a run made here; None for runs merged from files
     sources: tuple[str, ...] = field(default=())  # the files merged
     vitou: str = __version__  # the version that played the matches
+    form: str = PLAIN  # duplicate: each match of the ranges is a deal played twice
+    pairs: Pairs | None = None  # None: merged from a file saved before pairs were counted
+    stopping: dict[str, Any] | None = None  # how a run with --until-width stopped
+
+    @property
+    def deals(self) -> int:
+        return sum(b - a for a, b in self.ranges)
 
     @property
     def matches(self) -> int:
-        return sum(b - a for a, b in self.ranges)
+        return self.deals * PLAYS[self.form]
 
     def to_saved(self) -> dict[str, Any]:
         return {
@@ -57,7 +65,7 @@ class Result:
             "seed": self.seed,
             "ranges": [list(r) for r in self.ranges],
             "counts": [f.to_raw() for f in self.figures],
-        }
+        } | ({} if self.pairs is None else {"pairs": self.pairs.to_raw()})
 
 
 def split(start: int, stop: int, parts: int) -> list[tuple[int, int]]:
@@ -77,88 +85,76 @@ def simulate(
     *,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    form: str = PLAIN,
+    until: Until | None = None,
+    executor: Executor | None = None,
+    window: int | None = None,
 ) -> Result:
-    """Matches ``first`` to ``first + matches - 1`` under each ruleset, on ``jobs`` processes; the same counts for any
-    number of jobs."""
-    names = tuple(tables_of(r).name for r in refs)  # loaded here first: a bad ruleset stops the run at once
+    """Matches ``first`` to ``first + matches - 1`` under each ruleset (deals, each played twice, in the duplicate
+    form), on ``jobs`` processes or on ``executor`` (any concurrent.futures executor, ``window`` ranges at a time),
+    the same counts either way. With ``until``, checkpoints of ``until.checkpoint`` matches from ``first`` until the
+    figure's interval is narrow enough, at most ``until.max_units`` (``matches`` is not read)."""
+    tables = [tables_of(r) for r in refs]  # loaded here first: a bad ruleset stops the run at once
+    names = tuple(t.name for t in tables)
+    if form == DUPLICATE:
+        problem = next((p for p in map(duplicate_problem, tables) if p is not None), None)
+        if problem is not None:
+            raise InputError([Problem("SIMULATE_OPTIONS", problem, "--duplicate")])
     start = time.perf_counter()
-    stop = first + matches
-    if jobs <= 1 or not all(isinstance(r, str) for r in refs):
-        figures = play_range(refs, lineup, seed, first, stop, progress)
+    named = [str(r) for r in refs] if all(isinstance(r, str) for r in refs) else list(refs)
+    many = executor is not None or (jobs > 1 and all(isinstance(r, str) for r in refs))
+    if until is None:
+        stop = first + matches
+        if not many:
+            part = play_units(refs, lineup, seed, first, stop, form, progress)
+        else:
+            parts = jobs if executor is None else (window or 1)
+            tasks = [(named, lineup, seed, a, b, form) for a, b in split(first, stop, parts * CHUNKS_PER_JOB)]
+            with _executor(executor, jobs, len(tasks)) as ex:
+                part = run_all(ex, tasks, progress)
+        stopping = None
     else:
-        figures = _in_processes(
-            [str(r) for r in refs], lineup, seed, split(first, stop, jobs * CHUNKS_PER_JOB), jobs, progress
+        part, stopping, stop = _until(
+            named, lineup, seed, first, form, until, executor if many else Inline(), jobs, window, progress
         )
     seconds = time.perf_counter() - start
-    return Result(names, lineup, seed, ((first, stop),), figures, seconds)
+    return Result(names, lineup, seed, ((first, stop),), part[0], seconds, form=form, pairs=part[1], stopping=stopping)
 
 
-def _in_processes(
-    refs: Sequence[str],
+def _until(
+    refs: Sequence[str | Tables],
     lineup: Lineup,
     seed: int,
-    ranges: list[tuple[int, int]],
+    first: int,
+    form: str,
+    until: Until,
+    executor: Executor | None,
     jobs: int,
+    window: int | None,
     progress: Callable[[int], None] | None,
-) -> list[Figures]:
-    # spawn: a fresh interpreter per worker, as on macOS; forking a parent that may hold threads is not safe.
-    context = multiprocessing.get_context("spawn")
-    total: list[Figures] | None = None
-    done = 0
-    # Workers ignore ^C: the parent alone stops the run, cancelling what has not started, without a traceback
-    # from every process.
-    pool = ProcessPoolExecutor(
-        # More processes than twice the cores buys nothing and costs a start each: --jobs 100000 is not 100000.
-        max_workers=min(jobs, len(ranges), 2 * (os.cpu_count() or 1)),
-        mp_context=context,
-        initializer=signal.signal,
-        initargs=(signal.SIGINT, signal.SIG_IGN),
-    )
-    finished_ok = False
-    try:
-        futures = {pool.submit(play_range, tuple(refs), lineup, seed, a, b): b - a for a, b in ranges}
-        pending: set[Future[list[Figures]]] = set(futures)
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in finished:
-                part = fut.result()
-                if total is None:
-                    total = part
-                else:
-                    for mine, theirs in zip(total, part):
-                        mine.add(theirs)
-                done += futures[fut]
-                if progress is not None:
-                    progress(done)
-        finished_ok = True
-    except BaseException:
-        _end_workers(pool)
-        raise
-    finally:
-        pool.shutdown(wait=finished_ok, cancel_futures=True)
-    assert total is not None
-    return total
+) -> tuple[Part, dict[str, Any], int]:
+    """Checkpoints counted in order until the interval is narrow enough: the same stop for any executor."""
+    reached = math.inf
+
+    def enough(part: Part) -> bool:
+        nonlocal reached
+        reached = width(part[1], until.figure, len(refs))
+        return reached < until.width
+
+    tasks = ((refs, lineup, seed, a, b, form) for a, b in until.blocks(first))
+    ahead = window or (jobs if executor is None else 1)
+    with _executor(executor, jobs, ahead) as ex:
+        part, stopped = run_in_order(ex, tasks, max(1, ahead), enough, progress)
+    return part, stopping_json(until, reached, stopped), first + part[1].units
 
 
-def _end_workers(pool: ProcessPoolExecutor) -> None:
-    """The workers of a run that stops (^C, SIGTERM, an error) ended now.
-
-    They ignore ^C, and the pool would let each play its whole range, then
-    wait for them as the interpreter exits; and a signal to the parent alone
-    would leave them running after it. The pool has no public way to end
-    them before Python 3.14's terminate_workers.
-    """
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    for p in processes:
-        with contextlib.suppress(Exception):  # already gone, or never started
-            p.terminate()
-    deadline = time.monotonic() + 2.0
-    for p in processes:
-        with contextlib.suppress(Exception):
-            p.join(max(0.0, deadline - time.monotonic()))
-            if p.is_alive():
-                p.kill()
-                p.join(1.0)
+@contextlib.contextmanager
+def _executor(executor: Executor | None, jobs: int, tasks: int) -> Iterator[Executor]:
+    if executor is not None:
+        yield executor
+    else:
+        with process_pool(jobs, tasks) as pool:
+            yield pool
 
 
 def save(result: Result, path: str, *, force: bool) -> None:
@@ -226,9 +222,22 @@ def read_saved(path: str) -> Result:
         or any(b > c for (_, b), (c, _) in itertools.pairwise(ranges))
     ):
         raise _problem(path, "its ranges of matches are not sorted, disjoint ranges [first, end)")
-    if any(f.matches != sum(b - a for a, b in ranges) for f in figures):
+    pairs = _pairs(path, raw, len(names))
+    form = PLAIN if pairs is None else pairs.form
+    deals = sum(b - a for a, b in ranges)
+    if any(f.matches != deals * PLAYS[form] for f in figures) or (pairs is not None and pairs.units != deals):
         raise _problem(path, "the counts do not add up to the matches of its ranges")
-    return Result(names, lineup, seed, ranges, figures, None, (path,), raw["vitou"])
+    return Result(names, lineup, seed, ranges, figures, None, (path,), raw["vitou"], form, pairs)
+
+
+def _pairs(path: str, raw: dict[str, Any], rulesets: int) -> Pairs | None:
+    """The paired counts of a saved run; None in a file saved before they were counted."""
+    if "pairs" not in raw:
+        return None
+    try:
+        return Pairs.from_raw(raw["pairs"], rulesets)
+    except CountsError as exc:
+        raise _problem(path, f"the pairs are not well formed: {exc}", ("pairs", *exc.where)) from None
 
 
 def merge(paths: Sequence[str]) -> Result:
@@ -242,6 +251,7 @@ def merge(paths: Sequence[str]) -> Result:
             ("players", base.lineup.describe(), r.lineup.describe()),
             ("seed", base.seed, r.seed),
             ("vitou version", base.vitou, r.vitou),
+            ("form", base.form, r.form),
         ):
             if mine != theirs:
                 raise _problem(
@@ -261,8 +271,13 @@ def merge(paths: Sequence[str]) -> Result:
             ranges[-1] = (ranges[-1][0], b)
         else:
             ranges.append((a, b))
-    figures = base.figures
+    figures, pairs = base.figures, base.pairs
     for r in runs[1:]:
+        # A file saved before pairs were counted leaves the merge without them: the unpaired figures still add up.
+        if pairs is not None and r.pairs is not None:
+            pairs.add(r.pairs)
+        else:
+            pairs = None
         for i, (ours, other) in enumerate(zip(figures, r.figures)):
             ours.add(other)
             over = next((n for n in (ours.matches, ours.hands, ours.tricks) if n > MAX_COUNT), None)
@@ -272,7 +287,9 @@ def merge(paths: Sequence[str]) -> Result:
                     f"merged with the files before it, a total of {over} is over the maximum count, {MAX_COUNT}",
                     ("counts", i),
                 )
-    return Result(base.names, base.lineup, base.seed, tuple(ranges), figures, None, tuple(paths), base.vitou)
+    return Result(
+        base.names, base.lineup, base.seed, tuple(ranges), figures, None, tuple(paths), base.vitou, base.form, pairs
+    )
 
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "Result", "merge", "read_saved", "save", "simulate", "split"]

@@ -96,4 +96,70 @@ def welch(a: Moments, b: Moments) -> tuple[float, float]:
     return (t, normal_p(t))
 
 
-__all__ = ["LEVEL", "Z95", "Moments", "median", "moments", "normal_p", "two_proportions", "welch", "wilson"]
+@dataclass(frozen=True)
+class Paired:
+    """Pairs (x, y) summed up: the differences d = (y - x) / scale, and what the unpaired view of the same data has."""
+
+    n: int
+    mean: float  # of d
+    sd: float  # of d, n - 1 in the denominator
+    sd_x: float
+    sd_y: float
+    cov: float  # the sample covariance of x and y, n - 1 in the denominator, in units of d
+
+    def interval(self, z: float = Z95) -> tuple[float, float]:
+        """The paired interval of the mean difference, d̄ ± z·sd(d)/√n: the normal approximation to the paired t
+        interval (for 0/1 outcomes, the Wald interval for paired proportions, Newcombe 1998's method 1)."""
+        return Moments(self.n, self.mean, self.sd).interval(z)
+
+    def unpaired_interval(self, z: float = Z95) -> tuple[float, float]:
+        """The same difference as if x and y were independent samples: d̄ ± z·√(sd(x)² / n + sd(y)² / n). Since
+        sd(d)² = sd(x)² + sd(y)² - 2·cov exactly, the paired interval is no wider exactly when cov ≥ 0."""
+        if self.n < 2:
+            return (self.mean, self.mean)
+        half = z * math.sqrt((self.sd_x**2 + self.sd_y**2) / self.n)
+        return (self.mean - half, self.mean + half)
+
+    def test(self) -> tuple[float | None, float]:
+        """The paired test of a zero mean difference: (d̄ / (sd(d)/√n), two-sided p from the normal); the statistic
+        is None when every pair differs by the same amount, and the evidence is complete."""
+        if self.n < 2 or (self.sd == 0 and self.mean == 0):
+            return (0.0, 1.0)
+        if self.sd == 0:
+            return (None, 0.0)
+        t = self.mean / (self.sd / math.sqrt(self.n))
+        return (t, normal_p(t))
+
+
+def paired(pairs: Mapping[tuple[int, int], int], scale: int = 1) -> Paired:
+    """The pairs given as (x, y) -> how many times they occur, exact whatever the size; d = (y - x) / scale (scale:
+    the plays summed in each value, so that d is per match)."""
+    n = sum(pairs.values())
+    if n == 0:
+        return Paired(0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    mx = math.fsum(x * c for (x, _), c in pairs.items()) / n
+    my = math.fsum(y * c for (_, y), c in pairs.items()) / n
+    if n < 2:
+        return Paired(n, (my - mx) / scale, 0.0, 0.0, 0.0, 0.0)
+    sxx = math.fsum(c * (x - mx) ** 2 for (x, _), c in pairs.items()) / (n - 1)
+    syy = math.fsum(c * (y - my) ** 2 for (_, y), c in pairs.items()) / (n - 1)
+    sxy = math.fsum(c * (x - mx) * (y - my) for (x, y), c in pairs.items()) / (n - 1)
+    sdd = math.fsum(c * ((y - x) - (my - mx)) ** 2 for (x, y), c in pairs.items()) / (n - 1)
+    return Paired(
+        n, (my - mx) / scale, math.sqrt(sdd) / scale, math.sqrt(sxx) / scale, math.sqrt(syy) / scale, sxy / scale**2
+    )
+
+
+__all__ = [
+    "LEVEL",
+    "Z95",
+    "Moments",
+    "Paired",
+    "median",
+    "moments",
+    "normal_p",
+    "paired",
+    "two_proportions",
+    "welch",
+    "wilson",
+]

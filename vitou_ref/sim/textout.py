@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..present import escape
-from .compare import rows
+from .compare import label, rows
 
 
 def ranges_text(ranges: list[list[int]]) -> str:
@@ -19,11 +19,25 @@ def header(rep: Mapping[str, Any]) -> list[str]:
     timing = ""
     if rep["seconds"] is not None:
         timing = f"; {rep['seconds']:.1f} s, {rep['matches_per_second']:.0f} matches/s"
+    unit = "deals" if rep.get("form") == "duplicate" else "matches"  # the ranges count deals, each played twice
     lines = [
-        f"{rep['matches']} matches of seed {rep['seed']} (matches {ranges_text(rep['ranges'])}) "
+        f"{rep['matches']} matches of seed {rep['seed']} ({unit} {ranges_text(rep['ranges'])}) "
         f"under {' and '.join(names)}{timing}",
         f"players: {escape.text(rep['players']['described'])}",
     ]
+    if rep.get("form") == "duplicate":
+        lines.append(
+            f"duplicate: {rep['deals']} deals, each played twice, every player one seat on the second time "
+            "(the other side holds each side's cards)"
+        )
+    stop = rep.get("stopping")
+    if stop:
+        reached = "n/a" if stop["width"] is None else f"{stop['width']:.4g}"
+        why = "narrower than" if stop["stopped_by"] == "width" else "the bound reached before"
+        lines.append(
+            f"stopped: the 95% interval of {escape.text(stop['figure'])} {reached} wide, {why} "
+            f"{stop['until_width']:g} (checkpoints of {stop['checkpoint']}, at most {stop['max_matches']})"
+        )
     if rep["merged_from"]:
         lines.append(f"merged from: {escape.text(', '.join(rep['merged_from']))}")
     if len(names) > 1:
@@ -63,6 +77,7 @@ def render(rep: Mapping[str, Any]) -> str:
             f"{m['mean_differences']} for means",
             f"  ({m['caveat']})",
         ]
+    out += paired_lines(rep)
     out.append("")
     for r in rep["rulesets"]:
         who = f" ({escape.text(r['ruleset'])})" if len(names) > 1 else ""
@@ -76,8 +91,35 @@ def render(rep: Mapping[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
+def paired_lines(rep: Mapping[str, Any]) -> list[str]:
+    """The paired differences (the same deals under both rulesets) and the kinds' advantage, with intervals."""
+    out = []
+    for d in rep["differences"]:
+        tests = [t for t in d["figures"] if "paired" in t]
+        if tests:
+            out += ["", f"paired on the same deals, {escape.text(d['ruleset'])} minus {escape.text(d['baseline'])}:"]
+        for t in tests:
+            pr = t["paired"]
+            lo, hi = pr["ci95"]
+            mark = "*" if pr["significant"] else ""
+            out.append(
+                f"  {escape.text(label(t['figure'], rep)).strip()}: {pr['difference']:+.4g} [{lo:+.4g} to {hi:+.4g}]{mark}"
+            )
+    for r in rep["rulesets"]:
+        adv = r.get("first_kind_advantage")
+        if adv:
+            lo, hi = adv["ci95"]
+            who = f" ({escape.text(r['ruleset'])})" if len(rep["rulesets"]) > 1 else ""
+            out += [
+                "",
+                f"first kind's win share minus the second's{who}, {adv['form']}: "
+                f"{adv['difference']:+.4g} [{lo:+.4g} to {hi:+.4g}] over {adv['deals']} deals",
+            ]
+    return out
+
+
 def _dist(d: Mapping[str, int]) -> str:
     return ", ".join(f"{escape.text(k)}: {v}" for k, v in d.items()) or "none"
 
 
-__all__ = ["header", "ranges_text", "render"]
+__all__ = ["header", "paired_lines", "ranges_text", "render"]
