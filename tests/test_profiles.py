@@ -310,3 +310,16 @@ def test_le_truc_plays_every_hand_alike() -> None:
     assert all(is_int for _, _, is_int in ends)
     assert {reason for _, reason, _ in ends} == {"tricks", "refusal", "tied"}  # the search reaches every end
     assert top in levels  # and 12, the top, as a stake
+
+
+def test_a_code_only_one_ruleset_defines_is_added_or_removed_never_a_clause_of_none(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Fails before: "~ error RAISE_FROM_LAST: clause 2p.not_last -> None", Python's None for a code le-truc lacks.
+    from vitou_ref.cli import main
+
+    assert main(["profile", "diff", "vitou-2p", "le-truc"]) == 0
+    out = capsys.readouterr().out
+    assert "None" not in out
+    assert "- error RAISE_FROM_LAST (clause 2p.not_last)" in out.splitlines()
+    assert "+ error ACCEPT_NO_RAISE (clause truc.answer)" in out.splitlines()

@@ -211,6 +211,9 @@ def render_diff(d: RulesetDiff) -> str:
             lines.append("~ error precedence order differs")
         elif "words" in e:
             lines.append(f"~ error {e['code']}: its words differ ({', '.join(e['words'])})")
+        elif e["a"] is None or e["b"] is None:  # a code only one of the two defines
+            mark, clause = ("+", e["b"]) if e["a"] is None else ("-", e["a"])
+            lines.append(f"{mark} error {e['code']} (clause {clause})")
         else:
             lines.append(f"~ error {e['code']}: clause {e['a']} -> {e['b']}")
     if any(_worded(x, y) for c in d.clauses for x, y in [*c.fields.values(), *c.data.values()]):
