@@ -12,7 +12,7 @@ from typing import Any
 from .._version import __version__
 from ..kit import outpaths as _out
 from ..rules.errors import InputError, SetupError, VitouError
-from . import adapter, audit, bench, certify, completion, hunt, report, sim, spec, suite
+from . import adapter, analyze, audit, bench, certify, completion, hunt, report, sim, spec, suite
 
 # Each group module imports only argparse and cheap modules at its top, and
 # what a command needs inside the function that runs it: building the parser
@@ -20,7 +20,7 @@ from . import adapter, audit, bench, certify, completion, hunt, report, sim, spe
 
 Command = Callable[[argparse.Namespace], int]
 
-GROUPS = (spec, suite, certify, report, bench, hunt, sim, audit, adapter)
+GROUPS = (spec, suite, certify, report, bench, hunt, sim, analyze, audit, adapter)
 # The order `vitou --help` lists the commands in, and a usage error names them in.
 # It predates the groups, which add their commands together; argparse keeps the
 # order of adding, so _in_order puts this one back.
@@ -32,6 +32,7 @@ COMMANDS = (
     "fixtures",
     "profile",
     "simulate",
+    "analyze",
     "record",
     "audit",
     "rulebook",
