@@ -186,7 +186,7 @@ def test_vitou_analyze_gives_the_same_figures_on_every_run(capsys: pytest.Captur
     assert lo <= fig["leader_wins"]["share"] <= hi
     assert "timing" not in doc["rulesets"][0]
     assert main([*argv, "--timing"]) == 0
-    assert "ms per hand" in capsys.readouterr().out
+    assert "ms a hand" in capsys.readouterr().out
 
 
 def test_vitou_analyze_refuses_an_unknown_ruleset(capsys: pytest.CaptureFixture[str]) -> None:

@@ -56,16 +56,21 @@ def main(argv: list[str]) -> int:
         seed = args.seed + i
         won = (winner(t, (a, b), seed, args.budget) == 0) + (winner(t, (b, a), seed, args.budget) == 1)
         shares.append(won / 2)
+        if (i + 1) % 10 == 0:  # a long run shows how far it is, and what it has found so far
+            print(f"{i + 1} pairs: {a} {100 * sum(shares) / len(shares):.1f}%", file=sys.stderr, flush=True)
+    report(t.name, a, b, shares, args.seed, time.perf_counter() - start)
+    return 0
+
+
+def report(name: str, a: str, b: str, shares: list[float], seed: int, seconds: float) -> None:
     n = len(shares)
     mean = sum(shares) / n
     sd = sqrt(sum((x - mean) ** 2 for x in shares) / (n - 1)) if n > 1 else 0.0
     half = Z95 * sd / sqrt(n)
     print(
-        f"{t.name}: {a} against {b}: {a} wins {100 * mean:.1f}% [{100 * (mean - half):.1f}, {100 * (mean + half):.1f}] "
-        f"of {2 * n} matches ({n} pairs, seeds {args.seed}-{args.seed + n - 1}, paired 95% interval); "
-        f"{time.perf_counter() - start:.0f}s"
+        f"{name}: {a} against {b}: {a} wins {100 * mean:.1f}% [{100 * (mean - half):.1f}, {100 * (mean + half):.1f}] "
+        f"of {2 * n} matches ({n} pairs, seeds {seed}-{seed + n - 1}, paired 95% interval); {seconds:.0f}s"
     )
-    return 0
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument(
         "--timing",
         action="store_true",
-        help="also give the time taken: the whole run, and the median solve of one hand (not the same on every run)",
+        help="also give the CPU time taken: the whole run, and the median solve of one hand (not the same on every run)",
     )
     p.set_defaults(run=cmd_analyze)
 
@@ -78,8 +78,8 @@ def _text(results: list[dict[str, Any]]) -> str:
         if "timing" in r:
             tm = r["timing"]
             lines.append(
-                f"  {tm['seconds']:.2f}s in all; the value solves {tm['solve_seconds']:.2f}s, "
-                f"median {tm['median_ms_per_hand']:.3f} ms per hand (one core)"
+                f"  {tm['seconds']:.2f} s of CPU in all; the value solves {tm['solve_seconds']:.2f} s, "
+                f"median {tm['median_ms_per_hand']:.3f} ms a hand (one core, CPU time)"
             )
     return "\n".join(lines)
 

@@ -49,9 +49,9 @@ class Tally:
 
     def add(self, solver: Solver, alt: Solver, pos: Position, w: int) -> None:
         flip = -1 if solver.side_of[pos.leader] else 1  # values are side 0's; the figures are the leader's side's
-        start = time.perf_counter()
+        start = time.process_time()
         solver.value(pos)
-        self.times.append(time.perf_counter() - start)
+        self.times.append(time.process_time() - start)
         line = principal_line(solver, pos)
         v, va = line.value * flip, alt.value(pos) * flip
         c = self.counts
@@ -76,7 +76,7 @@ def analyze(t: Tables, sample: int = DEFAULT_SAMPLE, seed: int = 1) -> dict[str,
     alt = Solver(t, dealer, partners_win=not t.tie_partners_win)
     tally = Tally()
     exact = t.n == 2
-    start = time.perf_counter()
+    start = time.process_time()
     if exact:
         for deal, w in rank_deals(pack_counts(t), t.n, t.cards_each):
             tally.add(solver, alt, Position(deal, 0), w)
@@ -89,7 +89,7 @@ def analyze(t: Tables, sample: int = DEFAULT_SAMPLE, seed: int = 1) -> dict[str,
             solver.clear()  # each hand solved from an empty table: its time is a whole solve's
             alt.clear()
             tally.add(solver, alt, solver.position(hands, 0), 1)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     out = _figures(t, tally, exact, sample, seed)
     out["timing"] = {
         "seconds": elapsed,

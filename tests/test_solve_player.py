@@ -1,0 +1,64 @@
+"""The solver player: each sampled deal's card play solved exactly, scored as the engine scores the hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from vitou_ref import load_ruleset
+from vitou_ref.engine.actions import Play
+from vitou_ref.engine.observation import RecordedMatch, observe
+from vitou_ref.engine.tables import tables_for
+from vitou_ref.players.base import make_player
+from vitou_ref.players.solved import SolverPlayer, _value, position_of
+from vitou_ref.solve.solver import Solver
+
+
+def _world(name: str, deal: dict[str, list[str]], dealer: str) -> RecordedMatch:
+    return RecordedMatch(tables_for(load_ruleset(name)), dealer=dealer, deals=[deal])
+
+
+def test_a_card_is_worth_its_solved_value_at_the_unbid_hand_s_points() -> None:
+    # vitou-2p, S deals, N leads 10S 10H 7C against 9S AH 8D: N wins whatever it leads (a ten takes
+    # any trick, and N holds two), so each of N's cards is worth the unbid hand's point to N, +1.
+    deal = {"N": ["10S", "10H", "7C"], "S": ["9S", "AH", "8D"]}
+    m = _world("vitou-2p", deal, "S")
+    t = m.tables
+    obs = observe(m, "N")
+    solver = Solver(t, t.seat_index["S"])
+    plays = [a for a in m.legal_actions() if type(a) is Play]
+    assert [_value(obs, solver, m.clone(), a) for a in plays] == [float(t.values[0])] * 3
+    # S, to follow N's 7C, has three cards: each loses the hand (N's two tens take two tricks).
+    m.apply(next(a for a in plays if a.card.text == "7C"))
+    obs = observe(m, "S")
+    plays = [a for a in m.legal_actions() if type(a) is Play]
+    assert {_value(obs, solver, m.clone(), a) for a in plays} == {-float(t.values[0])}
+
+
+def test_the_position_of_a_match_is_the_solver_s() -> None:
+    m = _world(
+        "vitou/1.1.0",
+        {"N": ["10S", "9H", "7C"], "E": ["AS", "KD", "8H"], "S": ["QS", "JH", "7D"], "W": ["10C", "9D", "AH"]},
+        "W",
+    )
+    t = m.tables
+    m.apply(next(a for a in m.legal_actions() if type(a) is Play and a.card.text == "9H"))
+    solver = Solver(t, t.seat_index["W"])
+    pos = position_of(solver, m)
+    st = {c.text: t.strength[c.id] for c in (t.card(i) for i in t.deck)}
+    assert pos.leader == t.seat_index["N"] and pos.played == (st["9H"],) and pos.node == 0
+    assert pos.hands[0] == tuple(sorted((st["10S"], st["7C"])))
+    assert solver.to_play(pos) == t.seat_index["E"]
+
+
+def test_the_kind_is_registered_and_its_budget_checked() -> None:
+    assert make_player("solver", seed=1).kind == "solver"
+    with pytest.raises(ValueError, match="1 or more"):
+        SolverPlayer(1, budget=0)
+
+
+def test_simulate_plays_the_solver_against_another_kind(capsys: pytest.CaptureFixture[str]) -> None:
+    from vitou_ref.cli.main import main
+
+    argv = ["simulate", "--ruleset", "vitou-2p", "--players", "solver", "--against", "heuristic"]
+    assert main([*argv, "--matches", "2", "--budget", "2"]) == 0
+    assert "solver" in capsys.readouterr().out
