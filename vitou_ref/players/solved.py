@@ -7,7 +7,8 @@ hand goes to the winner of its perfect-information value (:mod:`vitou_ref.solve.
 by the engine. An answer or a decision the game waits for (a refusal, an acceptance, the twenty
 questions) is given by the rules of thumb, as today's search gives it; a card played before then
 (the bidder's own, or an acceptance by playing) is the solver's, the lowest of those that keep the
-hand's value for the side that plays it. A candidate is worth
+hand's value for the side that plays it, but for the seat's own card after its own bid, which is
+judged with the bid: the bid is worth its best card, the same card in every world. A candidate is worth
 what :mod:`.search` counts: the points its side gains minus the other side's in that hand, or the
 target's worth when the hand decides the match. The best average wins; ties go to the earliest in
 ``obs.legal``. Deterministic for a seed.
@@ -21,7 +22,7 @@ from ..engine.actions import Action, Play, Raise
 from ..engine.events import Event
 from ..engine.observation import Observation, RecordedMatch, asking_order, observe
 from ..engine.tables import Tables
-from ..engine.transitions import PLAY
+from ..engine.transitions import CARD, PLAY
 from ..solve.solver import Position, Solver
 from .heuristic import decide, signal_for
 from .search import DEFAULT_BUDGET, _hand_over, _worth, sample_worlds
@@ -54,9 +55,10 @@ class SolverPlayer:
         solver = self._solver(obs.tables, obs.tables.seat_index[obs.dealer])
         best, best_value = legal[0], float("-inf")
         for action in legal:
-            total = 0.0
-            for world in worlds:
-                total += _value(obs, solver, world.clone(), action)
+            total = max(
+                sum(_value(obs, solver, world.clone(), action, card) for world in worlds)
+                for card in _cards_after(obs, worlds[0], action)
+            )
             if total > best_value:
                 best, best_value = action, total
         return best
@@ -69,9 +71,27 @@ class SolverPlayer:
         return found
 
 
-def _value(obs: Observation, solver: Solver, m: RecordedMatch, action: Action) -> float:
-    """What ``action`` is worth to ``obs.side`` in world ``m``, the rest of the hand's card play solved."""
+def _cards_after(obs: Observation, world: RecordedMatch, action: Action) -> list[Play | None]:
+    """The cards the seat may play right after ``action``, when it must (a bid before its card), else [None].
+
+    A bid and the card after it are judged together, the same card in every world: were the card
+    the solver's in each world, it would be chosen knowing the cards unseen, and bids would look
+    better than they are.
+    """
+    if type(action) is not Raise:
+        return [None]
+    m = world.clone()
+    m.apply(action)
+    if m.phase != CARD or m.turn != obs.seat:
+        return [None]
+    return [a for a in m.legal_actions() if type(a) is Play]
+
+
+def _value(obs: Observation, solver: Solver, m: RecordedMatch, action: Action, card: Play | None = None) -> float:
+    """What ``action`` (then ``card``) is worth to ``obs.side`` in world ``m``, the rest of the card play solved."""
     events: tuple[Event, ...] = m.apply(action)
+    if card is not None and not _hand_over(events):
+        events = m.apply(card)
     while not _hand_over(events):
         if m.phase == PLAY:  # nothing owed: only cards are left, and their value is the solver's
             v = solver.value(position_of(solver, m))
