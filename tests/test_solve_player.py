@@ -62,3 +62,24 @@ def test_simulate_plays_the_solver_against_another_kind(capsys: pytest.CaptureFi
     argv = ["simulate", "--ruleset", "vitou-2p", "--players", "solver", "--against", "heuristic"]
     assert main([*argv, "--matches", "2", "--budget", "2"]) == 0
     assert "solver" in capsys.readouterr().out
+
+
+def test_a_bid_is_judged_with_the_card_after_it() -> None:
+    # Vitou: a bid is answered after the bidder's card, so the bidder plays a card right after its
+    # bid. That card is a candidate of its own, the same in every world (chosen in each world it would
+    # know the unseen cards); a card, or a bid answered before any card (Le Truc), has no follow-up.
+    from vitou_ref.engine.actions import Raise
+    from vitou_ref.players.solved import _cards_after
+
+    m = _world(
+        "vitou/1.1.0",
+        {"N": ["10S", "9H", "7C"], "E": ["AS", "KD", "8H"], "S": ["QS", "JH", "7D"], "W": ["10C", "9D", "AH"]},
+        "W",
+    )
+    obs = observe(m, "N")
+    bid = next(a for a in obs.legal if type(a) is Raise)
+    assert sorted(str(c.card) for c in _cards_after(obs, m, bid) if c is not None) == ["10S", "7C", "9H"]
+    assert _cards_after(obs, m, next(a for a in obs.legal if type(a) is Play)) == [None]
+    lt = _world("le-truc", {"A": ["3S", "2H", "4C"], "B": ["AS", "KD", "5H"]}, "B")
+    lobs = observe(lt, "A")
+    assert _cards_after(lobs, lt, next(a for a in lobs.legal if type(a) is Raise)) == [None]

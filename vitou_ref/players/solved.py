@@ -10,8 +10,8 @@ questions) is given by the rules of thumb, as today's search gives it; a card pl
 hand's value for the side that plays it, but for the seat's own card after its own bid, which is
 judged with the bid: the bid is worth its best card, the same card in every world. A candidate is worth
 what :mod:`.search` counts: the points its side gains minus the other side's in that hand, or the
-target's worth when the hand decides the match. The best average wins; ties go to the earliest in
-``obs.legal``. Deterministic for a seed.
+target's worth when the hand decides the match. The best average wins; ties go to the rules of
+thumb's choice when it is among them, else to the earliest in ``obs.legal``. Deterministic for a seed.
 """
 
 from __future__ import annotations
@@ -53,15 +53,19 @@ class SolverPlayer:
         if not worlds:  # pragma: no cover - the true deal is always consistent; only bad luck gets here
             return decide(obs, signals=False)
         solver = self._solver(obs.tables, obs.tables.seat_index[obs.dealer])
-        best, best_value = legal[0], float("-inf")
-        for action in legal:
-            total = max(
+        totals = [
+            max(
                 sum(_value(obs, solver, world.clone(), action, card) for world in worlds)
                 for card in _cards_after(obs, worlds[0], action)
             )
-            if total > best_value:
-                best, best_value = action, total
-        return best
+            for action in legal
+        ]
+        top = max(totals)
+        best = [a for a, v in zip(legal, totals) if v == top]
+        # Ties are common (a hand every world gives to one side): the rules of thumb, which keep high
+        # cards for the bids to come that the solved worlds leave out, break them; then the earliest.
+        thumb = decide(obs, signals=False) if len(best) > 1 else None
+        return thumb if thumb in best else best[0]
 
     def _solver(self, t: Tables, dealer: int) -> Solver:
         key = (id(t), dealer)
