@@ -83,3 +83,23 @@ def test_a_bid_is_judged_with_the_card_after_it() -> None:
     lt = _world("le-truc", {"A": ["3S", "2H", "4C"], "B": ["AS", "KD", "5H"]}, "B")
     lobs = observe(lt, "A")
     assert _cards_after(lobs, lt, next(a for a in lobs.legal if type(a) is Raise)) == [None]
+
+
+def test_ties_go_to_the_rules_of_thumb(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every candidate worth the same in every world: the rules of thumb's choice is taken, not the
+    # first legal action (a card: the rules of thumb open the bidding with N's ten and nine here).
+    import dataclasses
+
+    from vitou_ref.players import solved
+    from vitou_ref.players.heuristic import decide
+
+    m = _world(
+        "vitou/1.1.0",
+        {"N": ["10S", "9H", "7C"], "E": ["AS", "KD", "8H"], "S": ["QS", "JH", "7D"], "W": ["10C", "9D", "AH"]},
+        "W",
+    )
+    obs = dataclasses.replace(observe(m, "N"), gestures=())  # no signal to make first
+    thumb = decide(obs, signals=False)
+    assert thumb != obs.legal[0]
+    monkeypatch.setattr(solved, "_value", lambda *args: 0.0)
+    assert SolverPlayer(1, budget=2).choose(obs) == thumb
