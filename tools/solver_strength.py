@@ -69,7 +69,8 @@ def report(name: str, a: str, b: str, shares: list[float], seed: int, seconds: f
     half = Z95 * sd / sqrt(n)
     print(
         f"{name}: {a} against {b}: {a} wins {100 * mean:.1f}% [{100 * (mean - half):.1f}, {100 * (mean + half):.1f}] "
-        f"of {2 * n} matches ({n} pairs, seeds {seed}-{seed + n - 1}, paired 95% interval); {seconds:.0f}s"
+        f"of {2 * n} matches ({n} pairs, seeds {seed}-{seed + n - 1}, paired 95% interval; pairs won "
+        f"2-0 {shares.count(1.0)}, 1-1 {shares.count(0.5)}, 0-2 {shares.count(0.0)}); {seconds:.0f}s"
     )
 
 
