@@ -17,6 +17,7 @@ PACKAGE = "vitou_ref"
 LAYERS: list[list[str]] = [
     ["rules", "present"],
     ["engine"],
+    ["solve"],  # perfect-information card play, from the tables: the players search with it
     ["protocol", "players"],
     ["kit"],
     ["hunt", "audit", "sim", "results"],

@@ -65,7 +65,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--ruleset", default="vitou/1.1.0", help="the ruleset played (default: %(default)s)")
     parser.add_argument("--budget", type=int, default=None, help="the search player's sampled deals per decision")
     args = parser.parse_args(argv)
-    speed(args.ruleset, {"random": 2000, "heuristic": 500, "search": 10}, args.budget)
+    speed(args.ruleset, {"random": 2000, "heuristic": 500, "search": 10, "solver": 10}, args.budget)
     return 0
 
 

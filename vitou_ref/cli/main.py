@@ -11,7 +11,7 @@ from typing import Any
 from .._version import __version__
 from ..kit import outpaths as _out
 from ..rules.errors import InputError, SetupError, VitouError
-from . import adapter, audit, bench, certify, completion, desk, hunt, report, sim, spec, suite
+from . import adapter, analyze, audit, bench, certify, completion, desk, hunt, report, sim, spec, suite
 from . import stop as _stop
 from .completion import shipped_by_file
 
@@ -21,7 +21,7 @@ from .completion import shipped_by_file
 
 Command = Callable[[argparse.Namespace], int]
 
-GROUPS = (spec, suite, certify, report, bench, hunt, sim, audit, desk, adapter)
+GROUPS = (spec, suite, certify, report, bench, hunt, sim, analyze, audit, desk, adapter)
 # The order `vitou --help` lists the commands in, and a usage error names them in.
 # It predates the groups, which add their commands together; argparse keeps the
 # order of adding, so _in_order puts this one back.
@@ -33,6 +33,7 @@ COMMANDS = (
     "fixtures",
     "profile",
     "simulate",
+    "analyze",
     "record",
     "audit",
     "rulebook",

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 # The kinds of vitou_ref.players.KINDS, named here so that building the parser
 # loads no engine (a test holds the two to the same kinds).
-KINDS = ("random", "heuristic", "search")
+KINDS = ("random", "heuristic", "search", "solver")
 RULESET, MATCHES, SEED, PLAYERS = "vitou", 1000, 1, "random"  # the defaults the help states
 # What a run plays, by field of Request: --merge takes all of it from its files.
 PLAYED = {n: f"--{n}" for n in ("matches", "seed", "first", "players", "against", "budget", "jobs", "duplicate")}
@@ -62,11 +62,11 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "--against",
         choices=KINDS,
         metavar="KIND",
-        help="pit --players against this kind (random, heuristic or search): the first holds the first side on even matches and the second on "
+        help="pit --players against this kind (random, heuristic, search or solver): the first holds the first side on even matches and the second on "
         "odd ones, and its win rate is reported (default: none, every seat plays --players)",
     )
     sim.add_argument(
-        "--budget", type=_o.positive_int, metavar="N", help="the search player's budget (default: its own)"
+        "--budget", type=_o.positive_int, metavar="N", help="the search and solver players' budget (default: their own)"
     )
     sim.add_argument(
         "--format",
@@ -208,7 +208,7 @@ def _check(req: Request) -> None:
             raise _bad(given[0], "--merge takes the rulesets, players, seed and matches from its files; leave it out")
     _check_run(req)
     kinds = {req.players or PLAYERS, req.against}
-    if req.budget is not None and "search" not in kinds:
+    if req.budget is not None and not {"search", "solver"} & set(kinds):
         raise _bad("--budget", "the budget is the search player's, and no search player plays")
     if req.plot is not None:
         if os.path.splitext(req.plot)[1].lower() not in PLOT_FORMATS:

@@ -7,7 +7,7 @@ from typing import Protocol
 from ..engine.actions import Action
 from ..engine.observation import Observation
 
-KINDS = ("random", "heuristic", "search")
+KINDS = ("random", "heuristic", "search", "solver")
 
 
 class Player(Protocol):
@@ -23,7 +23,7 @@ class Player(Protocol):
 
 
 def make_player(kind: str, *, seed: int, budget: int | None = None) -> Player:
-    """A new player of ``kind`` with its own rng seeded from ``seed``; ``budget`` is the search's sample count."""
+    """A new player of ``kind`` with its own rng seeded from ``seed``; ``budget`` is the searches' sample count."""
     # The kinds are imported here, not at the top: each imports this module's neighbours, not this registry.
     if kind == "random":
         from .randomplayer import RandomPlayer
@@ -37,4 +37,9 @@ def make_player(kind: str, *, seed: int, budget: int | None = None) -> Player:
         from .search import DEFAULT_BUDGET, SearchPlayer
 
         return SearchPlayer(seed, DEFAULT_BUDGET if budget is None else budget)
+    if kind == "solver":
+        from .search import DEFAULT_BUDGET
+        from .solved import SolverPlayer
+
+        return SolverPlayer(seed, DEFAULT_BUDGET if budget is None else budget)
     raise ValueError(f"unknown player kind {kind!r} (kinds: {', '.join(KINDS)})")

@@ -1,0 +1,139 @@
+"""``vitou analyze``'s figures: perfect-information card play over every deal (two seats) or a seeded sample."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from dataclasses import dataclass, field
+from math import sqrt
+from typing import Any
+
+from ..engine.tables import Tables
+from .deals import pack_counts, rank_deals
+from .line import principal_line
+from .solver import Position, Solver
+
+Z95 = 1.959963984540054
+DEFAULT_SAMPLE = 2000
+SOLVED = (
+    "card play only, every seat seeing every card, both sides playing to win the hand (+1/0/-1); "
+    "no bids, refusals or twenty decisions: the hand is held at its value"
+)
+# The figures, in the order they are shown, each a count of deals out of the deals analysed.
+SHARES = (
+    ("leader_wins", "the first leader's side wins the hand"),
+    ("other_wins", "the other side wins the hand"),
+    ("nobody_wins", "nobody wins the hand"),
+    ("decided_in_1", "decided after one trick, the winner forcing it soonest"),
+    ("decided_in_2", "decided after two tricks, the winner forcing it soonest"),
+    ("decided_in_3", "decided after three tricks, the winner forcing it soonest"),
+    ("tie_on_line", "a trick ties on the principal line"),
+    ("leader_wins_through_tie", "the first leader's side wins, a trick tying on the principal line"),
+    ("other_wins_through_tie", "the other side wins, a trick tying on the principal line"),
+    ("leader_wins_other_reading", "the first leader's side wins, matching partners' cards read the other way"),
+    ("other_wins_other_reading", "the other side wins, matching partners' cards read the other way"),
+)
+
+
+@dataclass
+class Tally:
+    """Weighted counts of solved deals: card deals when every deal is counted, sampled deals otherwise."""
+
+    counts: dict[str, int] = field(default_factory=lambda: {k: 0 for k, _ in SHARES})
+    weight: int = 0
+    distinct: int = 0
+    # The paired difference, per deal, of each side's win between the ruleset's reading and the other one.
+    diff: dict[str, list[int]] = field(default_factory=lambda: {"leader": [0, 0], "other": [0, 0]})
+    times: list[float] = field(default_factory=list)
+
+    def add(self, solver: Solver, alt: Solver, pos: Position, w: int) -> None:
+        flip = -1 if solver.side_of[pos.leader] else 1  # values are side 0's; the figures are the leader's side's
+        start = time.process_time()
+        solver.value(pos)
+        self.times.append(time.process_time() - start)
+        line = principal_line(solver, pos)
+        v, va = line.value * flip, alt.value(pos) * flip
+        c = self.counts
+        self.weight += w
+        self.distinct += 1
+        c["leader_wins" if v > 0 else "other_wins" if v < 0 else "nobody_wins"] += w
+        c[f"decided_in_{line.tricks}"] += w
+        c["tie_on_line"] += w * line.tied
+        c["leader_wins_through_tie"] += w * (line.tied and v > 0)
+        c["other_wins_through_tie"] += w * (line.tied and v < 0)
+        c["leader_wins_other_reading"] += w * (va > 0)
+        c["other_wins_other_reading"] += w * (va < 0)
+        for side, d in (("leader", (v > 0) - (va > 0)), ("other", (v < 0) - (va < 0))):
+            self.diff[side][0] += w * d
+            self.diff[side][1] += w * d * d
+
+
+def analyze(t: Tables, sample: int = DEFAULT_SAMPLE, seed: int = 1) -> dict[str, Any]:
+    """The figures of one ruleset: exact over every deal for two seats, else over ``sample`` seeded deals."""
+    dealer = next(d for d in range(t.n) if t.first_leader[d] == 0)  # the first leader is seat 0
+    solver = Solver(t, dealer)
+    alt = Solver(t, dealer, partners_win=not t.tie_partners_win)
+    tally = Tally()
+    exact = t.n == 2
+    start = time.process_time()
+    if exact:
+        for deal, w in rank_deals(pack_counts(t), t.n, t.cards_each):
+            tally.add(solver, alt, Position(deal, 0), w)
+    else:
+        rng = random.Random(seed)
+        size = t.n * t.cards_each
+        for _ in range(sample):
+            cards = rng.sample(t.deck, size)
+            hands = [cards[i * t.cards_each : (i + 1) * t.cards_each] for i in range(t.n)]
+            solver.clear()  # each hand solved from an empty table: its time is a whole solve's
+            alt.clear()
+            tally.add(solver, alt, solver.position(hands, 0), 1)
+    elapsed = time.process_time() - start
+    out = _figures(t, tally, exact, sample, seed)
+    out["timing"] = {
+        "seconds": elapsed,
+        "solve_seconds": sum(tally.times),
+        "median_ms_per_hand": 1000 * statistics.median(tally.times),
+    }
+    return out
+
+
+def _figures(t: Tables, tally: Tally, exact: bool, sample: int, seed: int) -> dict[str, Any]:
+    n = tally.weight
+    figures: dict[str, Any] = {}
+    for key, words in SHARES:
+        k = tally.counts[key]
+        figures[key] = {"what": words, "count": k, "share": k / n, "interval": None if exact else wilson(k, n)}
+    for side in ("leader", "other"):
+        s, sq = tally.diff[side]
+        mean = s / n
+        half = None if exact else Z95 * sqrt(max(sq / n - mean * mean, 0.0) / max(n - 1, 1))
+        figures[f"tie_reading_worth_{side}"] = {
+            "what": f"the {side} side's win share under this reading minus under the other (paired)",
+            "count": s,
+            "share": mean,
+            "interval": None if half is None else [mean - half, mean + half],
+        }
+    deals: dict[str, Any] = {"count": n, "rank_deals": tally.distinct}
+    deals["over"] = "every card deal, counted by ranks" if exact else f"a sample of {sample} card deals, seed {seed}"
+    return {
+        "ruleset": t.name,
+        "seats": t.n,
+        "exact": exact,
+        "solved": SOLVED,
+        "reading": "partners' matching cards win" if t.tie_partners_win else "matching highest cards tie",
+        "deals": deals,
+        "figures": figures,
+    }
+
+
+def wilson(k: int, n: int, z: float = Z95) -> list[float]:
+    """The Wilson score interval of a share k/n."""
+    if n == 0:
+        return [0.0, 1.0]
+    p = k / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return [max(0.0, mid - half), min(1.0, mid + half)]

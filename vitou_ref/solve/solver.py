@@ -1,0 +1,175 @@
+"""A hand's card play under perfect information: who wins it with both sides playing to win, from the tables.
+
+Only the card play is solved: no bids, refusals or twenty decisions (the hand is held at its value),
+and every seat sees every card. The value is for side 0: +1 when side 0 wins the hand, -1 when side 1
+does, 0 when nobody does. Cards are reduced to their strengths (``Tables.strength``): a trick compares
+strengths and seats only, so two cards of one rank are the same move. A hand that may stop in the
+middle of a trick (``stop_mid_trick``) stops only when every way the trick can end decides it alike,
+so the stop changes when play ends, never the value: the solver plays every trick to its end.
+
+The search is a pair of boolean AND/OR searches ("can side 0 get at least 1?", "at least 0?"), each
+a minimax with cut-offs, over a transposition table keyed at the start of each trick by the seats'
+hands as strength multisets, the leader, the resolution trie's node and the threshold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine.tables import ELDEST, TIED, Tables
+
+Hands = tuple[tuple[int, ...], ...]  # each seat's strengths, ascending
+MAX_MEMO = 2_000_000  # entries kept before the table is emptied (the values never depend on it)
+
+
+@dataclass(frozen=True)
+class Position:
+    """A moment of a hand's card play: what each seat holds, the trick's leader, the trie node, the trick so far."""
+
+    hands: Hands
+    leader: int
+    node: int = 0
+    played: tuple[int, ...] = ()
+
+
+class Solver:
+    """Perfect-information values of one ruleset's card play, for hands dealt by ``dealer`` (a seat index).
+
+    ``partners_win`` overrides the ruleset's reading of matching highest cards from one side
+    (``Tables.tie_partners_win``), to measure what that reading is worth.
+    """
+
+    def __init__(self, t: Tables, dealer: int, *, partners_win: bool | None = None) -> None:
+        self.t = t
+        self.n = t.n
+        self.side_of = t.side_of
+        self.trie_next = t.trie_next
+        self.eldest_seat = t.first_leader[dealer]
+        eldest_side = t.side_of[self.eldest_seat]
+        depth = [0] * len(t.trie_next)  # the tricks completed at each node of the trie
+        for i, row in enumerate(t.trie_next):
+            for child in row:
+                if child >= 0:
+                    depth[child] = depth[i] + 1
+        self.depth = tuple(depth)
+        self.term_value = tuple(None if d is None else _value_of(d[0], eldest_side) for d in t.trie_term)
+        self.partners_win = t.tie_partners_win if partners_win is None else partners_win
+        self.eldest_leads = t.tie_eldest_leads
+        order = []
+        for lead in range(t.n):
+            seats = [lead]
+            while len(seats) < t.n:
+                seats.append(t.next_seat[seats[-1]])
+            order.append(tuple(seats))
+        self.order = tuple(order)
+        self._memo: dict[tuple[Hands, int, int, int], bool] = {}
+        self._moves: dict[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]] = {}
+
+    def clear(self) -> None:
+        """Empty the transposition table (values never depend on it; memory and timings do)."""
+        self._memo.clear()
+
+    def position(self, hands: list[list[int]] | Hands, leader: int) -> Position:
+        """The position at a hand's start from each seat's cards (card ids) and the first leader."""
+        st = self.t.strength
+        return Position(tuple(tuple(sorted(st[c] for c in h)) for h in hands), leader)
+
+    def value(self, pos: Position) -> int:
+        """The position's value for side 0: +1, 0 or -1."""
+        if self.at_least(pos, 1):
+            return 1
+        return 0 if self.at_least(pos, 0) else -1
+
+    def at_least(self, pos: Position, thr: int) -> bool:
+        """Whether side 0 can make the hand worth at least ``thr`` to it, whatever side 1 plays."""
+        if len(self._memo) > MAX_MEMO:
+            self._memo.clear()
+        if not pos.played:
+            return self._trick_start(pos.hands, pos.leader, pos.node, thr)
+        return self._in_trick(pos.hands, pos.leader, pos.node, thr, pos.played)
+
+    def moves(self, pos: Position) -> tuple[int, ...]:
+        """The distinct strengths the seat to play may play, ascending."""
+        return tuple(s for s, _ in self._moves_of(pos.hands[self.to_play(pos)]))
+
+    def to_play(self, pos: Position) -> int:
+        return self.order[pos.leader][len(pos.played)]
+
+    def after(self, pos: Position, s: int) -> Position | int:
+        """The position after the seat to play plays strength ``s``, or the hand's value if that decides it."""
+        seat = self.to_play(pos)
+        hand = list(pos.hands[seat])
+        hand.remove(s)
+        hands = pos.hands[:seat] + (tuple(hand),) + pos.hands[seat + 1 :]
+        played = pos.played + (s,)
+        if len(played) < self.n:
+            return Position(hands, pos.leader, pos.node, played)
+        result, nl = self._trick(pos.leader, played)
+        node = self.trie_next[pos.node][result]
+        v = self.term_value[node]
+        if v is not None:
+            return v
+        return Position(hands, nl, node)
+
+    def outcome(self, leader: int, played: tuple[int, ...]) -> int:
+        """A full trick's result from its leader and strengths: a side index, or TIED."""
+        return self._trick(leader, played)[0]
+
+    def _moves_of(self, hand: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        found = self._moves.get(hand)
+        if found is None:
+            out = []
+            for i, s in enumerate(hand):
+                if i == 0 or hand[i - 1] != s:
+                    out.append((s, hand[:i] + hand[i + 1 :]))
+            found = self._moves[hand] = tuple(out)
+        return found
+
+    def _trick(self, leader: int, played: tuple[int, ...]) -> tuple[int, int]:
+        """The trick's result (a side index or TIED) and the next leader, as the engine's _end_trick settles them."""
+        seats = self.order[leader]
+        best = max(played)
+        if played.count(best) == 1:
+            win = seats[played.index(best)]
+            return self.side_of[win], win
+        tops = [seats[i] for i, p in enumerate(played) if p == best]
+        side = self.side_of[tops[0]]
+        if self.partners_win and all(self.side_of[x] == side for x in tops):
+            return side, tops[0]
+        return TIED, (self.eldest_seat if self.eldest_leads else leader)
+
+    def _trick_start(self, hands: Hands, leader: int, node: int, thr: int) -> bool:
+        key = (hands, leader, node, thr)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = self._in_trick(hands, leader, node, thr, ())
+        return found
+
+    def _in_trick(self, hands: Hands, leader: int, node: int, thr: int, played: tuple[int, ...]) -> bool:
+        seat = self.order[leader][len(played)]
+        maxing = self.side_of[seat] == 0
+        last = len(played) + 1 == self.n
+        # Highest first: the card most likely to take the trick settles most lines soonest.
+        for s, rest in reversed(self._moves_of(hands[seat])):
+            h2 = hands[:seat] + (rest,) + hands[seat + 1 :]
+            p2 = played + (s,)
+            if not last:
+                ok = self._in_trick(h2, leader, node, thr, p2)
+            else:
+                result, nl = self._trick(leader, p2)
+                node2 = self.trie_next[node][result]
+                v = self.term_value[node2]
+                ok = v >= thr if v is not None else self._trick_start(h2, nl, node2, thr)
+            if ok == maxing:
+                return ok
+        return not maxing
+
+
+def _value_of(decided: int, eldest_side: int) -> int:
+    """A decided trie node's value for side 0: its winner side, the eldest's side, or nobody (0)."""
+    side = eldest_side if decided == ELDEST else decided
+    if side == 0:
+        return 1
+    if side == 1:
+        return -1
+    return 0  # -1 (every trick tied) or VOID: nobody wins the hand
