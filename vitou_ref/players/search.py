@@ -53,6 +53,10 @@ class SearchPlayer:
         worlds = sample_worlds(obs, self.budget, self._rng)
         if not worlds:  # pragma: no cover - the true deal is always consistent; only bad luck gets here
             return decide(obs, signals=False)
+        return self._best(obs, legal, worlds)
+
+    def _best(self, obs: Observation, legal: Sequence[Action], worlds: list[RecordedMatch]) -> Action:
+        # The action whose sampled worlds are worth most; a subclass judges the worlds its own way.
         best, best_value = legal[0], float("-inf")
         for action in legal:
             total = 0.0

@@ -16,7 +16,7 @@ thumb's choice when it is among them, else to the earliest in ``obs.legal``. Det
 
 from __future__ import annotations
 
-import random
+from collections.abc import Sequence
 
 from ..engine.actions import Action, Play, Raise
 from ..engine.events import Event
@@ -24,34 +24,20 @@ from ..engine.observation import Observation, RecordedMatch, asking_order, obser
 from ..engine.tables import Tables
 from ..engine.transitions import CARD, PLAY
 from ..solve.solver import Position, Solver
-from .heuristic import decide, signal_for
-from .search import DEFAULT_BUDGET, _hand_over, _worth, sample_worlds
+from .heuristic import decide
+from .search import DEFAULT_BUDGET, SearchPlayer, _hand_over, _worth
 
 
-class SolverPlayer:
+class SolverPlayer(SearchPlayer):
     """Determinised search over ``budget`` sampled deals, each deal's card play solved (see the module's docstring)."""
 
     kind = "solver"
 
     def __init__(self, seed: int, budget: int = DEFAULT_BUDGET) -> None:
-        if budget < 1:
-            raise ValueError(f"a search budget is a number of sampled deals, 1 or more, not {budget}")
-        self.budget = budget
-        self._rng = random.Random(seed)
+        super().__init__(seed, budget)
         self._solvers: dict[tuple[int, int], Solver] = {}  # by tables and dealer: the eldest hand matters
 
-    def choose(self, obs: Observation) -> Action | None:
-        if not obs.must_act:
-            return decide(obs)
-        sig = signal_for(obs)
-        if sig is not None:
-            return sig
-        legal = obs.legal
-        if len(legal) <= 1:
-            return legal[0] if legal else None
-        worlds = sample_worlds(obs, self.budget, self._rng)
-        if not worlds:  # pragma: no cover - the true deal is always consistent; only bad luck gets here
-            return decide(obs, signals=False)
+    def _best(self, obs: Observation, legal: Sequence[Action], worlds: list[RecordedMatch]) -> Action:
         solver = self._solver(obs.tables, obs.tables.seat_index[obs.dealer])
         totals = [
             max(
