@@ -25,6 +25,7 @@ from ..engine.observation import Observation, RecordedMatch, asking_order, obser
 from ..engine.tables import Tables
 from ..rules.errors import IllegalAction
 from .heuristic import decide, signal_for
+from .reading import deal_unseen, readings
 
 DEFAULT_BUDGET = 16
 MAX_DRAWS = 8  # draws per wanted world before giving up on consistency (then fewer worlds are used)
@@ -34,6 +35,7 @@ class SearchPlayer:
     """Determinised Monte Carlo over ``budget`` sampled deals per decision (see the module's docstring)."""
 
     kind = "search"
+    reads_signals = False  # today's search deals the unseen cards without reading the signals
 
     def __init__(self, seed: int, budget: int = DEFAULT_BUDGET) -> None:
         if budget < 1:
@@ -50,7 +52,7 @@ class SearchPlayer:
         legal = obs.legal
         if len(legal) <= 1:
             return legal[0] if legal else None
-        worlds = sample_worlds(obs, self.budget, self._rng)
+        worlds = sample_worlds(obs, self.budget, self._rng, read=self.reads_signals)
         if not worlds:  # pragma: no cover - the true deal is always consistent; only bad luck gets here
             return decide(obs, signals=False)
         return self._best(obs, legal, worlds)
@@ -67,8 +69,12 @@ class SearchPlayer:
         return best
 
 
-def sample_worlds(obs: Observation, count: int, rng: random.Random) -> list[RecordedMatch]:
-    """Up to ``count`` matches at this moment of the hand, each from a deal of the unseen cards consistent with ``obs``."""
+def sample_worlds(obs: Observation, count: int, rng: random.Random, *, read: bool = False) -> list[RecordedMatch]:
+    """Up to ``count`` matches at this moment of the hand, each from a deal of the unseen cards consistent with ``obs``.
+
+    With ``read``, the deals also agree with what the table's signals say (:mod:`.reading`); when
+    no such deal is found in the draws allowed, the deals are drawn without the readings.
+    """
     t = obs.tables
     seen: dict[str, list[int]] = {s: [] for s in obs.seats}
     for _, seat, card in obs.played:
@@ -81,19 +87,29 @@ def sample_worlds(obs: Observation, count: int, rng: random.Random) -> list[Reco
     hidden = [(s, t.cards_each - len(cards)) for s, cards in seen.items() if len(cards) < t.cards_each]
     history = [s.action for s in obs.acts if type(s.action) is not Signal]
     score = dict(obs.score)
+    reads = readings(obs) if read else {}
     worlds: list[RecordedMatch] = []
     for _ in range(count * MAX_DRAWS):
-        rng.shuffle(unseen)
         deal = {s: list(cards) for s, cards in seen.items()}
-        k = 0
-        for seat, n in hidden:
-            deal[seat] += unseen[k : k + n]
-            k += n
+        if reads:
+            drawn = deal_unseen(unseen, hidden, reads, t.strength, rng)
+            if drawn is None:
+                continue
+            for seat, cards in drawn.items():
+                deal[seat] += cards
+        else:
+            rng.shuffle(unseen)
+            k = 0
+            for seat, n in hidden:
+                deal[seat] += unseen[k : k + n]
+                k += n
         world = _replay(t, obs.dealer, deal, score, history)
         if world is not None:
             worlds.append(world)
             if len(worlds) == count:
                 break
+    if reads and not worlds:  # the table keeps to another convention: read nothing
+        return sample_worlds(obs, count, rng)
     return worlds
 
 

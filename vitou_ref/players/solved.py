@@ -1,6 +1,9 @@
-"""Determinised search that solves each sampled deal exactly: today's ``search`` with the card play worked out.
+"""Determinised search that reads the table's signals and solves each sampled deal exactly.
 
-The player samples ``budget`` deals of the unseen cards exactly as :mod:`.search` does. For every
+The player samples ``budget`` deals of the unseen cards as :mod:`.search` does, and keeps only
+deals that agree with what the signals and silences of the hand say by the players' convention
+(:mod:`.reading`): reading them is what makes it stronger than ``search``; solving the card play
+makes it faster. For every
 candidate action and every world, the rest of the hand is played with every seat seeing every
 card and no further bid made (the hand is held at the level in force): once nothing is owed, the
 hand goes to the winner of its perfect-information value (:mod:`vitou_ref.solve.solver`), scored
@@ -32,6 +35,7 @@ class SolverPlayer(SearchPlayer):
     """Determinised search over ``budget`` sampled deals, each deal's card play solved (see the module's docstring)."""
 
     kind = "solver"
+    reads_signals = True
 
     def __init__(self, seed: int, budget: int = DEFAULT_BUDGET) -> None:
         super().__init__(seed, budget)
