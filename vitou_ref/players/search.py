@@ -95,8 +95,8 @@ def sample_worlds(obs: Observation, count: int, rng: random.Random, *, read: boo
             drawn = deal_unseen(unseen, hidden, reads, t.strength, rng)
             if drawn is None:
                 continue
-            for seat, cards in drawn.items():
-                deal[seat] += cards
+            for seat, ids in drawn.items():
+                deal[seat] += ids
         else:
             rng.shuffle(unseen)
             k = 0
