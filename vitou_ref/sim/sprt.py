@@ -59,17 +59,19 @@ def hypotheses_problem(d0: float, d1: float, figure: str, rulesets: int) -> str 
         )
     if rulesets == 2 and figure == KIND_ADVANTAGE:
         return (
-            "with two rulesets, kind_advantage is each ruleset's own, two figures: give one ruleset, or a figure "
-            "--until-figure compares between the two"
+            "with two rulesets, kind_advantage is each ruleset's own, two figures: give one ruleset, or an "
+            "--until-figure the second's paired difference from the first is tested on, such as first_kind_won"
         )
     if d0 == d1:
         return f"H0 and H1 are both {d0:g}: the test needs two different values"
     lo, hi = MEANS.get(figure, (0.0, 1.0))
     if rulesets == 2:  # a difference of two means in [lo, hi]
         lo, hi = lo - hi, hi - lo
+    what = f"{'the difference of ' if rulesets == 2 else ''}{figure}"
     for d in (d0, d1):
         if not lo <= d <= hi:
-            return f"{d:g} is outside what {'the difference of ' if rulesets == 2 else ''}{figure} can be: {lo:g} to {hi:g}"
+            can = f"at least {lo:g}" if math.isinf(hi) else f"{lo:g} to {hi:g}"
+            return f"{d:g} is outside what {what} can be: {can}"
     return None
 
 
