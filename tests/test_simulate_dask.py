@@ -47,8 +47,9 @@ def cluster() -> Any:
     [
         ("--ruleset", "vitou", "--ruleset", "vitou-partners-tie", "--matches", "60", "--seed", "5"),
         ("--against", "heuristic", "--duplicate", "--until-width", "1.5", "--checkpoint", "10"),
+        ("--players", "heuristic", "--against", "random", "--sprt", "0.6", "0.85", "--checkpoint", "10"),
     ],
-    ids=["fixed", "until-width"],
+    ids=["fixed", "until-width", "sprt"],
 )
 def test_a_dask_cluster_gives_the_figures_of_one_process(
     cluster: Any, args: tuple[str, ...], capsys: pytest.CaptureFixture[str]

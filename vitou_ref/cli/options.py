@@ -30,6 +30,11 @@ def _number(text: str) -> float:
     return value
 
 
+def number(text: str) -> float:
+    """Any finite number (no nan, no inf)."""
+    return _number(text)
+
+
 def positive_seconds(text: str) -> float:
     """A finite duration above zero (no nan, no inf)."""
     value = _number(text)

@@ -22,7 +22,7 @@ KINDS = ("random", "heuristic", "search", "solver")
 RULESET, MATCHES, SEED, PLAYERS = "vitou", 1000, 1, "random"  # the defaults the help states
 # What a run plays, by field of Request: --merge takes all of it from its files.
 PLAYED = {n: f"--{n}" for n in ("matches", "seed", "first", "players", "against", "budget", "jobs", "duplicate")}
-PLAYED |= {"rulesets": "--ruleset", "scheduler": "--scheduler", "until_width": "--until-width"}
+PLAYED |= {"rulesets": "--ruleset", "scheduler": "--scheduler", "until_width": "--until-width", "sprt": "--sprt"}
 UNTIL = {"until_figure": "--until-figure", "checkpoint": "--checkpoint", "max_matches": "--max-matches"}
 CHECKPOINT, MAX_MATCHES = 100, 100_000  # the defaults the help states (vitou_ref.sim.stopping holds them too)
 PLOT_FORMATS = (".png", ".svg")
@@ -125,9 +125,18 @@ def _add_run_options(sim: argparse.ArgumentParser) -> None:
         "matches, at most --max-matches (default: play --matches)",
     )
     sim.add_argument(
+        "--sprt",
+        nargs=2,
+        type=_o.number,
+        metavar=("D0", "D1"),
+        help="play until a sequential probability ratio test (normal approximation, alpha = beta = 0.05) accepts "
+        "H0, --until-figure is D0, or H1, it is D1, looking every --checkpoint matches, at most --max-matches; "
+        "one ruleset, or two and the second's paired difference from the first (default: play --matches)",
+    )
+    sim.add_argument(
         "--until-figure",
         metavar="FIGURE",
-        help="the figure --until-width watches: with several rulesets, each one's paired difference from the first; "
+        help="the figure --until-width or --sprt watches: with several rulesets, each one's paired difference from the first; "
         "hands_per_match, first_dealer_side_won, reached_twenty, reached_twenty_twenty, endings/<name>, and with "
         "--against first_kind_won or kind_advantage (default: kind_advantage with --against, else hands_per_match)",
     )
@@ -135,10 +144,13 @@ def _add_run_options(sim: argparse.ArgumentParser) -> None:
         "--checkpoint",
         type=_o.positive_int,
         metavar="K",
-        help="matches between two looks of --until-width, the same for any --jobs (default: 100)",
+        help="matches between two looks of --until-width or --sprt, the same for any --jobs (default: 100)",
     )
     sim.add_argument(
-        "--max-matches", type=_o.positive_int, metavar="N", help="the bound of --until-width (default: 100000)"
+        "--max-matches",
+        type=_o.positive_int,
+        metavar="N",
+        help="the bound of --until-width or --sprt (default: 100000)",
     )
 
 
@@ -164,6 +176,7 @@ class Request:
     duplicate: bool | None = None
     scheduler: str | None = None
     until_width: float | None = None
+    sprt: tuple[float, float] | None = None
     until_figure: str | None = None
     checkpoint: int | None = None
     max_matches: int | None = None
@@ -184,6 +197,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     )
     names += ("duplicate", "scheduler", "until_width", "until_figure", "checkpoint", "max_matches")
     given = {n: getattr(args, n) for n in names}
+    given["sprt"] = None if args.sprt is None else tuple(args.sprt)
     req = Request(args.ruleset, **given, fmt=args.format, force=args.force, merge=args.merge, progress=args.progress)
     return simulate(req)
 
@@ -228,21 +242,31 @@ def _check_run(req: Request) -> None:
     """The options of how a run is played and stopped, and where."""
     import importlib.util
 
+    from ..sim.sprt import hypotheses_problem
     from ..sim.stopping import default_figure, figure_problem
 
-    if req.until_width is None:
+    if req.until_width is not None and req.sprt is not None:
+        raise _bad("--sprt", "--sprt and --until-width are two rules to stop a run: give one of them")
+    if req.until_width is None and req.sprt is None:
         given = [option for name, option in UNTIL.items() if getattr(req, name) is not None]
         if given:
-            raise _bad(given[0], "it says how --until-width stops a run; give --until-width too")
+            raise _bad(given[0], "it says how --until-width or --sprt stops a run; give one of them too")
     else:
         if req.matches is not None:
-            raise _bad(
-                "--matches", "--until-width plays until its interval is narrow enough: bound it with --max-matches"
+            said = (
+                "--until-width plays until its interval is narrow enough"
+                if req.sprt is None
+                else ("--sprt plays until its test decides")
             )
+            raise _bad("--matches", f"{said}: bound it with --max-matches")
         figure = req.until_figure or default_figure(req.against is not None)
         problem = figure_problem(figure, req.against is not None)
         if problem is not None:
             raise _bad("--until-figure", problem)
+        if req.sprt is not None:
+            problem = hypotheses_problem(*req.sprt, figure, len(req.rulesets or [RULESET]))
+            if problem is not None:
+                raise _bad("--sprt", problem)
     if req.scheduler is not None:
         if req.jobs is not None:
             raise _bad("--jobs", "--scheduler plays on the cluster's workers; leave --jobs out")
@@ -255,12 +279,16 @@ def _play(req: Request, progress: Callable[[int], None]) -> Result:
     from ..sim import shards
     from ..sim.paired import DUPLICATE, PLAIN
     from ..sim.run import Lineup
+    from ..sim.sprt import Sprt
     from ..sim.stopping import Until, default_figure
 
-    until = None
+    until: Until | Sprt | None = None
+    figure = req.until_figure or default_figure(req.against is not None)
+    bounds = (req.checkpoint or CHECKPOINT, req.max_matches or MAX_MATCHES)
     if req.until_width is not None:
-        figure = req.until_figure or default_figure(req.against is not None)
-        until = Until(req.until_width, figure, req.checkpoint or CHECKPOINT, req.max_matches or MAX_MATCHES)
+        until = Until(req.until_width, figure, *bounds)
+    elif req.sprt is not None:
+        until = Sprt(*req.sprt, figure, *bounds)
 
     def run(executor: Executor | None = None, window: int | None = None) -> Result:
         return shards.simulate(
@@ -299,7 +327,8 @@ def simulate(req: Request) -> int:
     if req.merge:
         result = shards.merge(req.merge)
     else:
-        total = (req.max_matches or MAX_MATCHES) if req.until_width is not None else (req.matches or MATCHES)
+        stops = req.until_width is not None or req.sprt is not None
+        total = (req.max_matches or MAX_MATCHES) if stops else (req.matches or MATCHES)
         with ProgressLine("simulate", total, unit="matches", failed=None, force=req.progress) as shown:
             result = _play(req, shown.update)
     if req.save is not None:

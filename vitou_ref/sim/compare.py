@@ -13,7 +13,11 @@ are stable (new keys may come, none goes or changes meaning):
   ``paired`` (false for a merge with a file saved before pairs were counted),
   ``stopping`` (null, or how a run with --until-width stopped: ``until_width``,
   ``figure``, ``checkpoint``, ``max_matches``, ``width``, ``stopped_by``:
-  ``width`` or ``max-matches``);
+  ``width`` or ``max-matches``; with --sprt: ``h0``, ``h1``, ``alpha``,
+  ``beta``, ``bounds`` (the LLR's [lower, upper]), ``figure``, ``checkpoint``,
+  ``max_matches``, ``llr`` (null while the values have not varied),
+  ``decision`` (``H0``, ``H1`` or null), ``stopped_by``: ``sprt`` or
+  ``max-matches``);
 - ``rulesets``: one object per ruleset, in the order given: ``ruleset``,
   ``twenty_at``, ``matches``, ``hands``; ``hands_per_match`` and
   ``hand_values`` (a mean: ``n``, ``mean``, ``sd``, ``ci95``, and

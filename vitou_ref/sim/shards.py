@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
-import math
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
@@ -23,7 +22,8 @@ from .execute import Inline, Part, process_pool, run_all, run_in_order
 from .figures import MAX_COUNT, CountsError, Figures, count
 from .paired import DUPLICATE, PLAIN, PLAYS, Pairs
 from .run import Lineup, duplicate_problem, play_units, tables_of
-from .stopping import Until, stopping_json, width
+from .sprt import Sprt
+from .stopping import Until
 
 FORMAT = "vitou-simulate-counts"  # the "format" of a --save file
 FORMAT_VERSION = 1
@@ -45,7 +45,7 @@ class Result:
     vitou: str = __version__  # the version that played the matches
     form: str = PLAIN  # duplicate: each match of the ranges is a deal played twice
     pairs: Pairs | None = None  # None: merged from a file saved before pairs were counted
-    stopping: dict[str, Any] | None = None  # how a run with --until-width stopped
+    stopping: dict[str, Any] | None = None  # how a run with --until-width or --sprt stopped
 
     @property
     def deals(self) -> int:
@@ -86,14 +86,15 @@ def simulate(
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
     form: str = PLAIN,
-    until: Until | None = None,
+    until: Until | Sprt | None = None,
     executor: Executor | None = None,
     window: int | None = None,
 ) -> Result:
     """Matches ``first`` to ``first + matches - 1`` under each ruleset (deals, each played twice, in the duplicate
     form), on ``jobs`` processes or on ``executor`` (any concurrent.futures executor, ``window`` ranges at a time),
     the same counts either way. With ``until``, checkpoints of ``until.checkpoint`` matches from ``first`` until the
-    figure's interval is narrow enough, at most ``until.max_units`` (``matches`` is not read)."""
+    figure's interval is narrow enough (an Until) or the test decides (an Sprt), at most ``until.max_units``
+    (``matches`` is not read)."""
     tables = [tables_of(r) for r in refs]  # loaded here first: a bad ruleset stops the run at once
     names = tuple(t.name for t in tables)
     if form == DUPLICATE:
@@ -127,25 +128,23 @@ def _until(
     seed: int,
     first: int,
     form: str,
-    until: Until,
+    until: Until | Sprt,
     executor: Executor | None,
     jobs: int,
     window: int | None,
     progress: Callable[[int], None] | None,
 ) -> tuple[Part, dict[str, Any], int]:
-    """Checkpoints counted in order until the interval is narrow enough: the same stop for any executor."""
-    reached = math.inf
+    """Checkpoints counted in order until the rule says so: the same stop for any executor."""
 
     def enough(part: Part) -> bool:
-        nonlocal reached
-        reached = width(part[1], until.figure, len(refs))
-        return reached < until.width
+        return until.stops(part[1], len(refs))
 
     tasks = ((refs, lineup, seed, a, b, form) for a, b in until.blocks(first))
     ahead = window or (jobs if executor is None else 1)
     with _executor(executor, jobs, ahead) as ex:
         part, stopped = run_in_order(ex, tasks, max(1, ahead), enough, progress)
-    return part, stopping_json(until, reached, stopped), first + part[1].units
+    # The last look read these very counts: the block says what it saw.
+    return part, until.to_json(part[1], len(refs), stopped), first + part[1].units
 
 
 @contextlib.contextmanager

@@ -25,9 +25,21 @@ class Until:
     max_units: int = 100_000
 
     def blocks(self, first: int) -> Iterator[tuple[int, int]]:
-        """The checkpoints' ranges, the last one cut at the bound."""
-        for a in range(first, first + self.max_units, self.checkpoint):
-            yield a, min(a + self.checkpoint, first + self.max_units)
+        return checkpoints(first, self.checkpoint, self.max_units)
+
+    def stops(self, pairs: Pairs, rulesets: int) -> bool:
+        """Whether the run stops after the checkpoint that brought its counts to ``pairs``."""
+        return width(pairs, self.figure, rulesets) < self.width
+
+    def to_json(self, pairs: Pairs, rulesets: int, stopped: bool) -> dict[str, Any]:
+        """The ``stopping`` block of the run whose last checkpoint brought its counts to ``pairs``."""
+        return stopping_json(self, width(pairs, self.figure, rulesets), stopped)
+
+
+def checkpoints(first: int, checkpoint: int, max_units: int) -> Iterator[tuple[int, int]]:
+    """The checkpoints' ranges from ``first``, ``checkpoint`` units each, the last one cut at the bound."""
+    for a in range(first, first + max_units, checkpoint):
+        yield a, min(a + checkpoint, first + max_units)
 
 
 def default_figure(two_kinds: bool) -> str:
@@ -71,4 +83,13 @@ def stopping_json(until: Until, reached: float, stopped: bool) -> dict[str, Any]
     }
 
 
-__all__ = ["CHECKPOINT", "KIND_ADVANTAGE", "Until", "default_figure", "figure_problem", "stopping_json", "width"]
+__all__ = [
+    "CHECKPOINT",
+    "KIND_ADVANTAGE",
+    "Until",
+    "checkpoints",
+    "default_figure",
+    "figure_problem",
+    "stopping_json",
+    "width",
+]

@@ -32,12 +32,7 @@ def header(rep: Mapping[str, Any]) -> list[str]:
         )
     stop = rep.get("stopping")
     if stop:
-        reached = "n/a" if stop["width"] is None else f"{stop['width']:.4g}"
-        why = "narrower than" if stop["stopped_by"] == "width" else "the bound reached before"
-        lines.append(
-            f"stopped: the 95% interval of {escape.text(stop['figure'])} {reached} wide, {why} "
-            f"{stop['until_width']:g} (checkpoints of {stop['checkpoint']}, at most {stop['max_matches']})"
-        )
+        lines.append(stopped(stop))
     if rep["merged_from"]:
         lines.append(f"merged from: {escape.text(', '.join(rep['merged_from']))}")
     if len(names) > 1:
@@ -45,6 +40,29 @@ def header(rep: Mapping[str, Any]) -> list[str]:
     m = rep["method"]
     lines.append(f"value [95% interval]: shares by the {m['shares']}; means by the {m['means']}")
     return lines
+
+
+def stopped(stop: Mapping[str, Any]) -> str:
+    """The one line of what stopped the run: the interval's width, the test's decision, or the bound."""
+    bounds = f"(checkpoints of {stop['checkpoint']}, at most {stop['max_matches']})"
+    figure = escape.text(stop["figure"])
+    if "until_width" in stop:
+        reached = "n/a" if stop["width"] is None else f"{stop['width']:.4g}"
+        why = "narrower than" if stop["stopped_by"] == "width" else "the bound reached before"
+        return f"stopped: the 95% interval of {figure} {reached} wide, {why} {stop['until_width']:g} {bounds}"
+    lower, upper = stop["bounds"]
+    ratio = "n/a" if stop["llr"] is None else f"{stop['llr']:.4g}"
+    test = (
+        f"the SPRT of {figure} = {stop['h0']:g} (H0) against {stop['h1']:g} (H1), "
+        f"alpha {stop['alpha']:g}, beta {stop['beta']:g},"
+    )
+    if stop["decision"] == "H1":
+        return f"stopped: {test} accepted H1: LLR {ratio} >= {upper:.4g} {bounds}"
+    if stop["decision"] == "H0":
+        return f"stopped: {test} accepted H0: LLR {ratio} <= {lower:.4g} {bounds}"
+    return (
+        f"stopped: {test} decided nothing before the bound: LLR {ratio}, between {lower:.4g} and {upper:.4g} {bounds}"
+    )
 
 
 def render(rep: Mapping[str, Any]) -> str:
