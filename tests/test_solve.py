@@ -194,3 +194,27 @@ def test_vitou_analyze_refuses_an_unknown_ruleset(capsys: pytest.CaptureFixture[
 
     assert main(["analyze", "--ruleset", "no-such-game/1.0.0"]) == 2
     assert "no-such-game" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["vitou-2p", "le-truc", "vitou/1.1.0", "vitou-partners-tie"])
+def test_the_card_that_keeps_the_value_is_the_lowest_whose_line_keeps_it(name: str) -> None:
+    # Solver.keeping answers with one threshold search a child, where the definition asks each
+    # child's whole value: the lowest strength whose position after it has the position's value
+    # (the side to play can do no better, by the minimax). Held to that definition at every
+    # position of random lines of play, inside tricks and at their starts, on fresh solvers.
+    t = _tables(name)
+    rng = random.Random(11)
+    for k in range(40):
+        dealer = k % t.n
+        solver = Solver(t, dealer)
+        pos = solver.position(_deal(t, rng), t.first_leader[dealer])
+        while True:
+            v = solver.value(pos)
+            kids = {s: solver.after(pos, s) for s in solver.moves(pos)}
+            values = {s: c if isinstance(c, int) else solver.value(c) for s, c in kids.items()}
+            assert solver.keeping(pos) == min(s for s, x in values.items() if x == v), (name, pos)
+            s = rng.choice(list(kids))
+            nxt = kids[s]
+            if isinstance(nxt, int):
+                break
+            pos = nxt

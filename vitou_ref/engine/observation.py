@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..rules.cards import Card
@@ -252,16 +252,17 @@ def _gestures(match: Match, seat: str) -> tuple[str, ...]:
     return ()
 
 
-def asking_order(match: Match) -> tuple[str, ...]:
+def asking_order(match: Match, legal: Sequence[Action] | None = None) -> tuple[str, ...]:
     """The seats that may act now, in the order a table of players is asked; the last one must act.
 
     The game waits for one seat (the mover): the seat in turn, or the first seat of the side that
     decides at twenty. Others may act out of turn where the rules let them (a bid à la volée, a
     refusal by any opponent); they are asked first, in the order of play from the mover's next
     seat, so that each has its chance before the mover's move closes the moment. Empty once the
-    match is over or out of deals.
+    match is over or out of deals. ``legal``, when given, is ``match.legal_actions()`` already computed.
     """
-    legal = match.legal_actions()
+    if legal is None:
+        legal = match.legal_actions()
     if not legal:
         return ()
     t = match.tables

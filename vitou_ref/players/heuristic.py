@@ -24,6 +24,7 @@ The rules of thumb (every figure comes from the observation: the rank order, the
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 
 from ..engine.actions import Accept, Action, CallPlay, DeclineHand, Pass, Play, PlayHand, Raise, Refuse, Signal
 from ..engine.observation import Observation
@@ -106,16 +107,21 @@ def estimate(obs: Observation) -> float:
     cards: list[Card] = list(obs.hand)
     for _, shown in obs.shown:
         cards += shown
-    top = max(len(obs.ranks) - 1, 1)
-    xs = sorted(((obs.strength(c) - 1) / top for c in cards), reverse=True)
+    won = [w in obs.partners for w in obs.trick_winners if w is not None]
+    return estimate_of([obs.strength(c) for c in cards], len(obs.ranks), won)
+
+
+def estimate_of(strengths: Sequence[int], ranks: int, won: Iterable[bool]) -> float:
+    """:func:`estimate` from the cards' strengths (1 to ``ranks``), and for each trick not tied, whether the side won it."""
+    top = max(ranks - 1, 1)
+    xs = sorted(((s - 1) / top for s in strengths), reverse=True)
     est = 0.5
     if xs:
         est += 0.5 * (xs[0] - 0.5)
     if len(xs) > 1:
         est += 0.25 * (xs[1] - 0.5)
-    for w in obs.trick_winners:
-        if w is not None:
-            est += 0.25 if w in obs.partners else -0.25
+    for w in won:
+        est += 0.25 if w else -0.25
     return min(1.0, max(0.0, est))
 
 

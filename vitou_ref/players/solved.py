@@ -1,33 +1,35 @@
-"""Determinised search that reads the table's signals and solves each sampled deal exactly.
+"""Determinised search that reads the table's signals and solves each sampled deal's card play exactly.
 
 The player samples ``budget`` deals of the unseen cards as :mod:`.search` does, and keeps only
 deals that agree with what the signals and silences of the hand say by the players' convention
-(:mod:`.reading`): reading them is what makes it stronger than ``search``; solving the card play
-makes it faster. For every
-candidate action and every world, the rest of the hand is played with every seat seeing every
-card and no further bid made (the hand is held at the level in force): once nothing is owed, the
-hand goes to the winner of its perfect-information value (:mod:`vitou_ref.solve.solver`), scored
-by the engine. An answer or a decision the game waits for (a refusal, an acceptance, the twenty
-questions) is given by the rules of thumb, as today's search gives it; a card played before then
-(the bidder's own, or an acceptance by playing) is the solver's, the lowest of those that keep the
-hand's value for the side that plays it, but for the seat's own card after its own bid, which is
-judged with the bid: the bid is worth its best card, the same card in every world. A candidate is worth
-what :mod:`.search` counts: the points its side gains minus the other side's in that hand, or the
-target's worth when the hand decides the match. The best average wins; ties go to the rules of
+(:mod:`.reading`). For every candidate action and every world, the rest of the hand is played out
+with every seat seeing every card: each card is the solver's (:mod:`vitou_ref.solve.solver`), the
+lowest that keeps the hand's perfect-information value for the side that plays it; each bid and
+answer (a raise, a refusal, an acceptance, the twenty questions) is the rules of thumb's, asked as
+the arena asks, out of turn first. Once nothing can be bid or answered any more, the hand goes to
+the winner of its value, scored by the engine. The seat's own card right after its own bid is
+judged with the bid: the bid is worth its best card, the same card in every world. A candidate is
+worth what :mod:`.search` counts: the points its side gains minus the other side's in that hand, or
+the target's worth when the hand decides the match. The best average wins; ties go to the rules of
 thumb's choice when it is among them, else to the earliest in ``obs.legal``. Deterministic for a seed.
+
+Why bids stay in the worlds: a solved world held at the level in force leaves out the raise the
+other side answers with, and judged that way bids and acceptances look safer than they are (in the
+two-player game such a player lost to ``search``; measured in README).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..engine.actions import Action, Play, Raise
+from ..engine.actions import Accept, Action, Play, Raise, Refuse
 from ..engine.events import Event
 from ..engine.observation import Observation, RecordedMatch, asking_order, observe
+from ..engine.state import TWENTY
 from ..engine.tables import Tables
-from ..engine.transitions import CARD, PLAY
+from ..engine.transitions import CALL, CARD, DECISION, PLAY
 from ..solve.solver import Position, Solver
-from .heuristic import decide
+from .heuristic import RAISE_AT, REFUSE_BELOW, decide, estimate_of
 from .search import DEFAULT_BUDGET, SearchPlayer, _hand_over, _worth
 
 
@@ -82,57 +84,81 @@ def _cards_after(obs: Observation, world: RecordedMatch, action: Action) -> list
 
 
 def _value(obs: Observation, solver: Solver, m: RecordedMatch, action: Action, card: Play | None = None) -> float:
-    """What ``action`` (then ``card``) is worth to ``obs.side`` in world ``m``, the rest of the card play solved."""
+    """What ``action`` (then ``card``) is worth to ``obs.side`` in world ``m``: bids and answers by the rules of
+    thumb, cards by the solver."""
     events: tuple[Event, ...] = m.apply(action)
     if card is not None and not _hand_over(events):
         events = m.apply(card)
+    t = m.tables
     while not _hand_over(events):
-        if m.phase == PLAY:  # nothing owed: only cards are left, and their value is the solver's
+        if m.phase == PLAY and (not m._bids_open or m.level >= t.top):
+            # Nothing can be bid or answered any more: only cards are left, and their value is the solver's.
             v = solver.value(position_of(solver, m))
             if v == 0:
                 return 0.0  # nobody wins the hand: nobody scores
             # The hand's end as the engine scores it for that winner (level, twenty, the match).
             return _worth(obs, m._end_hand_on_tricks(0 if v > 0 else 1, None))
-        order = asking_order(m)
-        if not order:  # pragma: no cover - a hand always ends with a HandEvent
-            return 0.0
-        for seat in order[:-1]:  # out of turn: only the rules of thumb's chances (a refusal), no bid
-            choice = decide(observe(m, seat), signals=False)
-            if choice is not None and type(choice) is not Raise:
-                events = m.apply(choice)
-                break
-        else:
-            events = m.apply(_move(solver, m, order[-1]))
+        events = m.apply(_step(solver, m))
     return _worth(obs, events)
 
 
-def _move(solver: Solver, m: RecordedMatch, seat: str) -> Action:
-    """The mover's action: the solved card, or the rules of thumb's answer where one is owed."""
+def _step(solver: Solver, m: RecordedMatch) -> Action:
+    """The world's next action, asked as the arena asks: out of turn first, then the mover, who may not wait."""
     legal = m.legal_actions()
-    if any(type(a) is not Play and type(a) is not Raise for a in legal):
-        choice = decide(observe(m, seat), signals=False)
-        if type(choice) is not Play:
-            assert choice is not None  # the mover always has an action
+    order = asking_order(m, legal)
+    for seat in order[:-1]:
+        choice = _thumb(m, seat, legal)
+        if choice is not None:
             return choice
-    plays = [a for a in legal if type(a) is Play]
+    mover = order[-1]
+    choice = _thumb(m, mover, legal)
+    if choice is not None:
+        return choice
+    plays = [a for a in legal if type(a) is Play and a.seat == mover]
+    if not plays:  # pragma: no cover - a mover with no card has an answer, which the rules of thumb give
+        choice = decide(observe(m, mover), signals=False)
+        assert choice is not None
+        return choice
     return _solved_card(solver, m, plays)
+
+
+def _thumb(m: RecordedMatch, seat: str, legal: Sequence[Action]) -> Action | None:
+    """The rules of thumb's bid or answer for ``seat`` (:func:`.heuristic.decide`), None for a card or to wait.
+
+    It is read from the match, not from an Observation, which would be built at every step of every
+    world; a test holds it to ``decide``. The rarer moments (twenty, 20-20) ask ``decide`` itself.
+    """
+    t = m.tables
+    if m.phase == DECISION or m.phase == CALL:
+        choice = decide(observe(m, seat), signals=False)
+        return None if type(choice) is Play else choice
+    mine = [a for a in legal if type(a) is not Play and getattr(a, "seat", None) == seat]
+    if not mine:
+        return None
+    s = t.seat_index[seat]
+    side = t.side_of[s]
+    cards = list(m.hands[s])
+    if m.mode == TWENTY and m.twenty_side == side:  # the side at twenty has seen its partners' cards
+        cards += [c for x in range(t.n) if x != s and t.side_of[x] == side for c in m.hands[x]]
+    won = [t.side_of[t.seat_index[w]] == side for w in m._tricks if w is not None]
+    est = estimate_of([t.strength[c] for c in cards], len(t.rules.params.rank_order), won)
+    if est < REFUSE_BELOW:
+        refuse = next((a for a in mine if type(a) is Refuse), None)
+        if refuse is not None:
+            return refuse
+    raises = [a for a in mine if type(a) is Raise]
+    if raises and est >= RAISE_AT:
+        return min(raises, key=lambda a: t.bid_tokens.index(a.to))
+    return next((a for a in mine if type(a) is Accept), None)
 
 
 def _solved_card(solver: Solver, m: RecordedMatch, plays: list[Play]) -> Play:
     """Of the cards ``plays`` offers, the lowest that keeps the hand's value for the side that plays it."""
-    t = m.tables
-    st = t.strength
-    pos = position_of(solver, m)
-    sign = 1 if t.side_of[solver.to_play(pos)] == 0 else -1
-    target = solver.value(pos) * sign
-    chosen = min(plays, key=lambda a: st[a.card.id])
-    for s in solver.moves(pos):
-        child = solver.after(pos, s)
-        v = child if isinstance(child, int) else solver.value(child)
-        if v * sign == target:
-            chosen = next(a for a in plays if st[a.card.id] == s)
-            break
-    return chosen
+    st = m.tables.strength
+    if all(st[a.card.id] == st[plays[0].card.id] for a in plays):  # one rank to play: nothing to solve
+        return plays[0]
+    keep = solver.keeping(position_of(solver, m))
+    return next(a for a in plays if st[a.card.id] == keep)
 
 
 def position_of(solver: Solver, m: RecordedMatch) -> Position:

@@ -64,10 +64,14 @@ class Solver:
         self.order = tuple(order)
         self._memo: dict[tuple[Hands, int, int, int], bool] = {}
         self._moves: dict[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]] = {}
+        self._inside: dict[tuple[Hands, int, int, int, tuple[int, ...]], bool] = {}  # at_least() inside a trick
+        self._keep: dict[tuple[Hands, int, int, tuple[int, ...]], int] = {}  # keeping()'s answers
 
     def clear(self) -> None:
         """Empty the transposition table (values never depend on it; memory and timings do)."""
         self._memo.clear()
+        self._inside.clear()
+        self._keep.clear()
 
     def position(self, hands: list[list[int]] | Hands, leader: int) -> Position:
         """The position at a hand's start from each seat's cards (card ids) and the first leader."""
@@ -86,7 +90,41 @@ class Solver:
             self._memo.clear()
         if not pos.played:
             return self._trick_start(pos.hands, pos.leader, pos.node, thr)
-        return self._in_trick(pos.hands, pos.leader, pos.node, thr, pos.played)
+        # A position inside a trick is asked again and again by a search that plays the same deal many ways.
+        key = (pos.hands, pos.leader, pos.node, thr, pos.played)
+        found = self._inside.get(key)
+        if found is None:
+            if len(self._inside) > MAX_MEMO:
+                self._inside.clear()
+            found = self._inside[key] = self._in_trick(pos.hands, pos.leader, pos.node, thr, pos.played)
+        return found
+
+    def keeping(self, pos: Position) -> int:
+        """The lowest strength the seat to play may play that keeps the position's value for its side."""
+        key = (pos.hands, pos.leader, pos.node, pos.played)
+        found = self._keep.get(key)
+        if found is not None:
+            return found
+        if len(self._keep) > MAX_MEMO:
+            self._keep.clear()
+        v = self.value(pos)
+        maxing = self.side_of[self.to_play(pos)] == 0
+        moves = self.moves(pos)
+        found = moves[0]
+        # A side already at its worst keeps it with any card; else the children are ``v`` or worse for it, so
+        # one threshold each tells them apart: at least ``v`` for side 0, at most ``v`` for side 1.
+        if v != (-1 if maxing else 1):
+            for s in moves:
+                child = self.after(pos, s)
+                if isinstance(child, int):
+                    keeps = child >= v if maxing else child <= v
+                else:
+                    keeps = self.at_least(child, v) if maxing else not self.at_least(child, v + 1)
+                if keeps:
+                    found = s
+                    break
+        self._keep[key] = found
+        return found
 
     def moves(self, pos: Position) -> tuple[int, ...]:
         """The distinct strengths the seat to play may play, ascending."""
