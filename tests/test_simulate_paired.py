@@ -362,3 +362,24 @@ def test_hostile_pairs_in_a_saved_run_exit_2(pairs: Any, tmp_path: Path, capsys:
     assert main(["simulate", "--merge", str(tmp_path / "b")]) == 2
     err = capsys.readouterr().err
     assert str(tmp_path / "b") in err and ("pairs" in err or "do not add up" in err)
+
+
+def test_the_table_s_marks_follow_the_paired_test_where_a_figure_has_pairs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The table marks a difference by the paired test when the figure has one (a match has one value
+    # of it), else by the unpaired test. Each test's verdict is flipped in turn in a real report:
+    # the mark must follow the paired verdict for match length, the unpaired one for tied tricks.
+    from vitou_ref.sim.compare import rows
+
+    rep = run_json(capsys, "--ruleset", "vitou", "--ruleset", "vitou-partners-tie", "--matches", "40")
+    hp, tt = figure(rep, "hands_per_match"), figure(rep, "tied_tricks")
+
+    def marks() -> dict[str, bool]:
+        got = {r.label.strip(): r.marks[0] for r in rows(rep) if r.marks}
+        return {"hp": got["hands per match (mean)"], "tt": got["tied tricks"]}
+
+    hp["significant"], hp["paired"]["significant"], tt["significant"] = False, True, False
+    assert marks() == {"hp": True, "tt": False}
+    hp["significant"], hp["paired"]["significant"], tt["significant"] = True, False, True
+    assert marks() == {"hp": False, "tt": True}

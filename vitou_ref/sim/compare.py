@@ -61,6 +61,7 @@ METHOD = {
     "mean_differences": "Welch's t test, p from the normal approximation, two-sided",
     "level": LEVEL,
     "caveat": "each figure is tested on its own: among many figures, one in twenty differs at 5% by chance",
+    "marks": "a figure a match has one value of is marked by its paired test, any other by its unpaired test",
     "paired_differences": PAIRED_METHOD,
     "duplicate": DUPLICATE_METHOD,
 }
@@ -244,9 +245,10 @@ def label(key: str, rep: Mapping[str, Any]) -> str:
 
 def rows(rep: Mapping[str, Any]) -> list[Row]:
     """The figures as rows of a table, one column per ruleset, marked where a difference from the first is
-    significant."""
+    significant (paired where the figure has pairs, as ``METHOD["marks"]`` says)."""
     rs = rep["rulesets"]
-    per = [{t["figure"]: t["significant"] for t in d["figures"]} for d in rep["differences"]]
+    # A figure a match has one value of is marked by its paired test: the same deals under both rulesets.
+    per = [{t["figure"]: t.get("paired", t)["significant"] for t in d["figures"]} for d in rep["differences"]]
 
     def row(key: str, cell: Any) -> Row:
         return Row(label(key, rep), tuple(cell(r) for r in rs), tuple(bool(p.get(key)) for p in per))

@@ -85,7 +85,8 @@ def _table(rep: Mapping[str, Any], names: list[str]) -> str:
     if len(names) > 1:
         m = rep["method"]
         out.append(
-            f'<p class="meta">* (shaded): differs from {_e(names[0])} at the {m["level"]:.0%} level; '
+            f'<p class="meta">* (shaded): differs from {_e(names[0])} at the {m["level"]:.0%} level: paired on the '
+            "same deals for a figure a match has one value of; otherwise "
             f"{_e(m['share_differences'])} for shares, {_e(m['mean_differences'])} for means. {_e(m['caveat'])}.</p>"
         )
     return "\n".join(out)

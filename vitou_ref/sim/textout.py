@@ -91,8 +91,8 @@ def render(rep: Mapping[str, Any]) -> str:
         m = rep["method"]
         out += [
             "",
-            f"* differs from {names[0]} at the {m['level']:.0%} level: {m['share_differences']} for shares, "
-            f"{m['mean_differences']} for means",
+            f"* differs from {names[0]} at the {m['level']:.0%} level: paired on the same deals for a figure a match "
+            f"has one value of; otherwise {m['share_differences']} for shares, {m['mean_differences']} for means",
             f"  ({m['caveat']})",
         ]
     out += paired_lines(rep)
