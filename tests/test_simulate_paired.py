@@ -383,3 +383,21 @@ def test_the_table_s_marks_follow_the_paired_test_where_a_figure_has_pairs(
     assert marks() == {"hp": True, "tt": False}
     hp["significant"], hp["paired"]["significant"], tt["significant"] = True, False, True
     assert marks() == {"hp": False, "tt": True}
+
+
+def test_the_page_shows_each_paired_difference_with_both_intervals(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # The page carries what the JSON's paired blocks say: each difference of a figure a match has
+    # one value of, its paired interval and, beside it, the unpaired one on the same data.
+    argv = ["--ruleset", "vitou", "--ruleset", "vitou-partners-tie", "--matches", "40"]
+    rep = run_json(capsys, *argv)
+    out = tmp_path / "sim.html"
+    assert main(["simulate", *argv, "--format", "html", "-o", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert "<h2>Paired on the same deals</h2>" in page
+    pr = figure(rep, "hands_per_match")["paired"]
+    lo, hi = pr["ci95"]
+    ulo, uhi = pr["unpaired_ci95"]
+    assert f"[{lo:+.4g} to {hi:+.4g}]" in page and f"unpaired [{ulo:+.4g} to {uhi:+.4g}]" in page
+    assert "tied tricks</th>" not in page.split("<h2>Paired on the same deals</h2>")[1]  # no pairs: not shown

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..present import escape
 from ..present.page import document
-from .compare import Chart, charts, rows
+from .compare import Chart, charts, label, rows
 from .plot import colour
 from .textout import header
 
@@ -48,6 +48,7 @@ def page(rep: Mapping[str, Any]) -> str:
     body = [
         "<h2>Figures</h2>",
         _table(rep, names),
+        *_paired(rep),
         "<h2>Charts</h2>",
         _legend(names),
         *(_chart(c, names) for c in charts(rep)),
@@ -90,6 +91,39 @@ def _table(rep: Mapping[str, Any], names: list[str]) -> str:
             f"{_e(m['share_differences'])} for shares, {_e(m['mean_differences'])} for means. {_e(m['caveat'])}.</p>"
         )
     return "\n".join(out)
+
+
+def _paired(rep: Mapping[str, Any]) -> list[str]:
+    """The paired differences (the same deals under two rulesets) and the kinds' advantage, with both intervals."""
+    found = []
+    for d in rep["differences"]:
+        for t in d["figures"]:
+            if t.get("paired"):
+                whose = f"{d['ruleset']} minus {d['baseline']}"
+                found.append((label(t["figure"], rep).strip(), whose, t["paired"], t["paired"]["unpaired_ci95"]))
+    for r in rep["rulesets"]:
+        if r.get("first_kind_advantage"):
+            found.append(("first kind's win share minus the second's", r["ruleset"], r["first_kind_advantage"], None))
+    if not found:
+        return []
+    out = ['<h2>Paired on the same deals</h2><div class="scroll"><table>']
+    out.append("<thead><tr><th>difference</th><th>value [95% interval]</th></tr></thead>")
+    for what, whose, f, unpaired in found:
+        lo, hi = f["ci95"]
+        sig = " sig" if f["significant"] else ""
+        un = f'<span class="ci">unpaired [{unpaired[0]:+.4g} to {unpaired[1]:+.4g}]</span>' if unpaired else ""
+        out.append(
+            f'<tr><th scope="row">{_e(what)}<span class="ci">{_e(whose)}</span></th><td class="num{sig}">'
+            f'{f["difference"]:+.4g}<span class="ci">[{lo:+.4g} to {hi:+.4g}]</span>{un}</td></tr>'
+        )
+    out.append("</table></div>")
+    forms = ", ".join(dict.fromkeys(f["form"] for _, _, f, _ in found))
+    m = rep["method"]
+    out.append(
+        f'<p class="meta">{_e(forms)} form, over {_e(found[0][2]["deals"])} deals; shaded: significant at the '
+        f"{m['level']:.0%} level. {_e(m['paired_differences'])}.</p>"
+    )
+    return out
 
 
 def _legend(names: list[str]) -> str:
