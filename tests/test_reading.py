@@ -100,3 +100,22 @@ def test_readings_no_deal_can_meet_are_dropped_for_the_plain_draw() -> None:
     assert deal_unseen(unseen, [("S", 3)], readings(obs), t.strength, random.Random(1)) is None
     worlds = sample_worlds(obs, 8, random.Random(1), read=True)
     assert len(worlds) == 8
+
+
+def test_silence_is_read_only_from_seats_seen_to_signal_in_the_match() -> None:
+    # The random player never signals: its silence says nothing. So the searching player reads a
+    # silence only from a seat it has seen signal earlier in the match; a signal is read from anyone.
+    # N signals ten and leads 9H, E follows silent: with no seat known, N's signal alone is read.
+    m = _table()
+    m.apply(Signal("N", "ten"))
+    _play(m, "N", "9H")
+    _play(m, "E", "8H")
+    obs = observe(m, "S")
+    assert readings(obs, set()) == {"N": [Reading((NINE,), frozenset({TEN}))]}
+    assert set(readings(obs, {"E"})) == {"N", "E"}
+    # The solver player learns who signals from every observation it is shown, its own turns or not.
+    from vitou_ref.players.solved import SolverPlayer
+
+    player = SolverPlayer(1, budget=2)
+    player.choose(obs)
+    assert player._signallers == {"N"}

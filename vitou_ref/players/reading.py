@@ -7,7 +7,8 @@ otherwise. So each public act says something of the hand the seat held when it m
 
 - a signal whose meaning is a rank: the seat's best card then was of that rank;
 - any other act by a seat with a partner that had not signalled yet this hand, at a moment when
-  the rules allowed signals: its best card then had a rank no gesture means.
+  the rules allowed signals: its best card then had a rank no gesture means. The searching player
+  reads that silence only from a seat it has seen signal earlier in the match.
 
 A seat holds at a moment its unseen cards and the cards it played after that moment, which are
 seen; so each reading is a condition on the unseen cards: the best of them and of those later
@@ -20,7 +21,7 @@ with the public history, which the sampler still checks by replaying it.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 
 from ..engine.actions import Play, Signal
@@ -40,8 +41,13 @@ class Reading:
         return max((*strengths, *self.later), default=0) in self.best
 
 
-def readings(obs: Observation) -> dict[str, list[Reading]]:
-    """What the hand's public acts say, by the convention, of each other seat's cards; empty where nothing."""
+def readings(obs: Observation, signallers: Container[str] | None = None) -> dict[str, list[Reading]]:
+    """What the hand's public acts say, by the convention, of each other seat's cards; empty where nothing.
+
+    With ``signallers``, only their silences are read: a seat seen to signal earlier in the match
+    keeps to a convention, where a seat that never signals (the random player) says nothing by
+    its silence. A signal is read whoever makes it.
+    """
     t = obs.tables
     strengths = frozenset(s for s in t.strength if s > 0)
     meant: dict[str, int] = {}
@@ -71,7 +77,7 @@ def readings(obs: Observation) -> dict[str, list[Reading]]:
             done.add(seat)
             if a.signal in meant:
                 out.setdefault(seat, []).append(Reading(later, frozenset({meant[a.signal]})))
-        elif allowed:
+        elif allowed and (signallers is None or seat in signallers):
             done.add(seat)  # a silent seat's later silences say no more than its first one
             out.setdefault(seat, []).append(Reading(later, unmeant))
         if type(a) is Play:

@@ -17,7 +17,7 @@ chances and signals are left to the rules of thumb. Deterministic for a seed.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 
 from ..engine.actions import Action, Signal
 from ..engine.events import Event, HandEvent, MatchEvent
@@ -42,8 +42,11 @@ class SearchPlayer:
             raise ValueError(f"a search budget is a number of sampled deals, 1 or more, not {budget}")
         self.budget = budget
         self._rng = random.Random(seed)
+        self._signallers: set[str] = set()
 
     def choose(self, obs: Observation) -> Action | None:
+        if self.reads_signals:  # who keeps to a convention: the seats seen to signal in this match
+            self._signallers.update(s.seat for s in obs.signals)
         if not obs.must_act:
             return decide(obs)
         sig = signal_for(obs)
@@ -52,7 +55,7 @@ class SearchPlayer:
         legal = obs.legal
         if len(legal) <= 1:
             return legal[0] if legal else None
-        worlds = sample_worlds(obs, self.budget, self._rng, read=self.reads_signals)
+        worlds = sample_worlds(obs, self.budget, self._rng, read=self.reads_signals, signallers=self._signallers)
         if not worlds:  # pragma: no cover - the true deal is always consistent; only bad luck gets here
             return decide(obs, signals=False)
         return self._best(obs, legal, worlds)
@@ -69,11 +72,14 @@ class SearchPlayer:
         return best
 
 
-def sample_worlds(obs: Observation, count: int, rng: random.Random, *, read: bool = False) -> list[RecordedMatch]:
+def sample_worlds(
+    obs: Observation, count: int, rng: random.Random, *, read: bool = False, signallers: Container[str] | None = None
+) -> list[RecordedMatch]:
     """Up to ``count`` matches at this moment of the hand, each from a deal of the unseen cards consistent with ``obs``.
 
-    With ``read``, the deals also agree with what the table's signals say (:mod:`.reading`); when
-    no such deal is found in the draws allowed, the deals are drawn without the readings.
+    With ``read``, the deals also agree with what the table's signals say (:mod:`.reading`; the
+    silences of ``signallers`` only, when given); when no such deal is found in the draws allowed,
+    the deals are drawn without the readings.
     """
     t = obs.tables
     seen: dict[str, list[int]] = {s: [] for s in obs.seats}
@@ -87,7 +93,7 @@ def sample_worlds(obs: Observation, count: int, rng: random.Random, *, read: boo
     hidden = [(s, t.cards_each - len(cards)) for s, cards in seen.items() if len(cards) < t.cards_each]
     history = [s.action for s in obs.acts if type(s.action) is not Signal]
     score = dict(obs.score)
-    reads = readings(obs) if read else {}
+    reads = readings(obs, signallers) if read else {}
     worlds: list[RecordedMatch] = []
     for _ in range(count * MAX_DRAWS):
         deal = {s: list(cards) for s, cards in seen.items()}
