@@ -257,9 +257,14 @@ def test_every_stated_count_is_the_count_of_today() -> None:
 
 
 def _table_rows(text: str, heading: str) -> list[list[str]]:
-    section = text.split(heading, 1)[1].split("\n## ", 1)[0]
-    rows = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith("|---")]
-    return [[cell.strip() for cell in re.split(r"(?<!\\)\|", row)[1:-1]] for row in rows[1:]]
+    """The body rows of every table in the section under ``heading``: a table's head is the row above its |---."""
+    lines = text.split(heading, 1)[1].split("\n## ", 1)[0].splitlines()
+    rows = [
+        line
+        for line, below in zip(lines, [*lines[1:], ""])
+        if line.startswith("| ") and not line.startswith("|---") and not below.startswith("|---")
+    ]
+    return [[cell.strip() for cell in re.split(r"(?<!\\)\|", row)[1:-1]] for row in rows]
 
 
 def test_every_measured_figure_says_the_command_that_gives_it() -> None:
