@@ -23,6 +23,15 @@ def _table() -> RecordedMatch:
     return RecordedMatch(tables_for(load_ruleset("vitou/1.1.0")), dealer="W", deals=[DEAL])
 
 
+def _ten_signalled_then_9h_8h() -> RecordedMatch:
+    """N signals ten and leads 9H; E follows with 8H, silent."""
+    m = _table()
+    m.apply(Signal("N", "ten"))
+    _play(m, "N", "9H")
+    _play(m, "E", "8H")
+    return m
+
+
 def _play(m: RecordedMatch, seat: str, card: str) -> None:
     m.apply(next(a for a in m.legal_actions() if type(a) is Play and a.seat == seat and a.card.text == card))
 
@@ -32,10 +41,7 @@ def test_a_signal_says_the_best_card_then_and_a_silence_that_no_gesture_meant_it
     # play, having seen these. N held 10S 9H 7C at the signal, so the best of N's unseen cards
     # and of the 9H it played afterwards is a ten: strength 8. E, silent when it played, held no
     # 10, 9 or A at that moment, its 8H included: the best of its cards and 8H is a K or lower.
-    m = _table()
-    m.apply(Signal("N", "ten"))
-    _play(m, "N", "9H")
-    _play(m, "E", "8H")
+    m = _ten_signalled_then_9h_8h()
     got = readings(observe(m, "S"))
     assert got == {"N": [Reading((NINE,), frozenset({TEN}))], "E": [Reading((2,), LOW)]}  # 8H: strength 2
 
@@ -68,10 +74,7 @@ def test_every_world_agrees_with_the_readings_and_without_them_not() -> None:
     # give E a 10, 9 or A: of the 27 cards S has not seen (32 less its QS JH 7D, the 9H and the
     # 8H), 11 are of those ranks (four tens, three nines, four aces), so E holds one in
     # 1 - (16/27)(15/26) = 66% of deals, and 40 worlds all without one would be a 1-in-10^18 draw.
-    m = _table()
-    m.apply(Signal("N", "ten"))
-    _play(m, "N", "9H")
-    _play(m, "E", "8H")
+    m = _ten_signalled_then_9h_8h()
     obs = observe(m, "S")
     t = m.tables
     read = sample_worlds(obs, 40, random.Random(5), read=True)
@@ -106,10 +109,7 @@ def test_silence_is_read_only_from_seats_seen_to_signal_in_the_match() -> None:
     # The random player never signals: its silence says nothing. So the searching player reads a
     # silence only from a seat it has seen signal earlier in the match; a signal is read from anyone.
     # N signals ten and leads 9H, E follows silent: with no seat known, N's signal alone is read.
-    m = _table()
-    m.apply(Signal("N", "ten"))
-    _play(m, "N", "9H")
-    _play(m, "E", "8H")
+    m = _ten_signalled_then_9h_8h()
     obs = observe(m, "S")
     assert readings(obs, set()) == {"N": [Reading((NINE,), frozenset({TEN}))]}
     assert set(readings(obs, {"E"})) == {"N", "E"}
