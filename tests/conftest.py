@@ -1,6 +1,7 @@
 import atexit
 import os
 import shutil
+import signal
 import tempfile
 
 from hypothesis import HealthCheck, settings
@@ -15,3 +16,10 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 _CACHE = tempfile.mkdtemp(prefix="vitou-test-cache-")
 os.environ["VITOU_CACHE_DIR"] = _CACHE
 atexit.register(shutil.rmtree, _CACHE, True)
+
+# The tests of what ^C does need it as a terminal's foreground job has it. A suite started in the
+# background by a script inherits SIGINT ignored, and vitou, like Python, keeps an ignored signal
+# ignored, in the commands the tests start too: put it back, so that no test depends on how the
+# suite was started.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
