@@ -54,8 +54,8 @@ class SolverPlayer(SearchPlayer):
         ]
         top = max(totals)
         best = [a for a, v in zip(legal, totals) if v == top]
-        # Ties are common (a hand every world gives to one side): the rules of thumb, which keep high
-        # cards for the bids to come that the solved worlds leave out, break them; then the earliest.
+        # Ties are common (a hand every world gives to one side, whatever is played now): the rules of
+        # thumb break them, then the earliest; the solver's lowest card would throw away what they keep.
         thumb = decide(obs, signals=False) if len(best) > 1 else None
         return thumb if thumb in best else best[0]
 
