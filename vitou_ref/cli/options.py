@@ -20,7 +20,8 @@ SUITE_HELP = (
 )
 
 
-def _number(text: str) -> float:
+def number(text: str) -> float:
+    """Any finite number (no nan, no inf)."""
     try:
         value = float(text)
     except ValueError:
@@ -30,21 +31,16 @@ def _number(text: str) -> float:
     return value
 
 
-def number(text: str) -> float:
-    """Any finite number (no nan, no inf)."""
-    return _number(text)
-
-
 def positive_seconds(text: str) -> float:
     """A finite duration above zero (no nan, no inf)."""
-    value = _number(text)
+    value = number(text)
     if value <= 0:
         raise argparse.ArgumentTypeError(f"{text!r} must be above zero")
     return value
 
 
 def percent(text: str) -> float:
-    value = _number(text)
+    value = number(text)
     if not 0 <= value <= 100:
         raise argparse.ArgumentTypeError(f"{text!r} must be between 0 and 100")
     return value

@@ -256,7 +256,7 @@ def _check_run(req: Request) -> None:
             said = (
                 "--until-width plays until its interval is narrow enough"
                 if req.sprt is None
-                else ("--sprt plays until its test decides")
+                else "--sprt plays until its test decides"
             )
             raise _bad("--matches", f"{said}: bound it with --max-matches")
         figure = req.until_figure or default_figure(req.against is not None)

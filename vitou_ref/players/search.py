@@ -35,18 +35,14 @@ class SearchPlayer:
     """Determinised Monte Carlo over ``budget`` sampled deals per decision (see the module's docstring)."""
 
     kind = "search"
-    reads_signals = False  # today's search deals the unseen cards without reading the signals
 
     def __init__(self, seed: int, budget: int = DEFAULT_BUDGET) -> None:
         if budget < 1:
             raise ValueError(f"a search budget is a number of sampled deals, 1 or more, not {budget}")
         self.budget = budget
         self._rng = random.Random(seed)
-        self._signallers: set[str] = set()
 
     def choose(self, obs: Observation) -> Action | None:
-        if self.reads_signals:  # who keeps to a convention: the seats seen to signal in this match
-            self._signallers.update(s.seat for s in obs.signals)
         if not obs.must_act:
             return decide(obs)
         sig = signal_for(obs)
@@ -55,10 +51,14 @@ class SearchPlayer:
         legal = obs.legal
         if len(legal) <= 1:
             return legal[0] if legal else None
-        worlds = sample_worlds(obs, self.budget, self._rng, read=self.reads_signals, signallers=self._signallers)
+        worlds = self._worlds(obs)
         if not worlds:  # pragma: no cover - the true deal is always consistent; only bad luck gets here
             return decide(obs, signals=False)
         return self._best(obs, legal, worlds)
+
+    def _worlds(self, obs: Observation) -> list[RecordedMatch]:
+        # Today's search deals the unseen cards without reading the signals; a subclass may read them.
+        return sample_worlds(obs, self.budget, self._rng)
 
     def _best(self, obs: Observation, legal: Sequence[Action], worlds: list[RecordedMatch]) -> Action:
         # The action whose sampled worlds are worth most; a subclass judges the worlds its own way.

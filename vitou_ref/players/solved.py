@@ -30,18 +30,25 @@ from ..engine.tables import Tables
 from ..engine.transitions import CALL, CARD, DECISION, PLAY
 from ..solve.solver import Position, Solver
 from .heuristic import RAISE_AT, REFUSE_BELOW, decide, estimate_of
-from .search import DEFAULT_BUDGET, SearchPlayer, _hand_over, _worth
+from .search import DEFAULT_BUDGET, SearchPlayer, _hand_over, _worth, sample_worlds
 
 
 class SolverPlayer(SearchPlayer):
     """Determinised search over ``budget`` sampled deals, each deal's card play solved (see the module's docstring)."""
 
     kind = "solver"
-    reads_signals = True
 
     def __init__(self, seed: int, budget: int = DEFAULT_BUDGET) -> None:
         super().__init__(seed, budget)
         self._solvers: dict[tuple[int, int], Solver] = {}  # by tables and dealer: the eldest hand matters
+        self._signallers: set[str] = set()  # the seats seen to signal in this match: they keep to a convention
+
+    def choose(self, obs: Observation) -> Action | None:
+        self._signallers.update(s.seat for s in obs.signals)  # every observation shown, its own turns or not
+        return super().choose(obs)
+
+    def _worlds(self, obs: Observation) -> list[RecordedMatch]:
+        return sample_worlds(obs, self.budget, self._rng, read=True, signallers=self._signallers)
 
     def _best(self, obs: Observation, legal: Sequence[Action], worlds: list[RecordedMatch]) -> Action:
         solver = self._solver(obs.tables, obs.tables.seat_index[obs.dealer])
