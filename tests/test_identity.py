@@ -184,11 +184,15 @@ def test_certify_a_change_at_the_third_restart_only(tmp_path: Path, capsys: pyte
 def test_a_changed_identity_is_not_forgiven_as_a_known_failure(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # VT-0002 crashes, and VT-0003's restart answers another version: both are listed as known failures.
     expect = tmp_path / "expect.yaml"
-    expect.write_text("VE-9003: the second stop\n", encoding="utf-8")
-    status, doc, report = _certify(tmp_path, capsys, _flip(tmp_path, "version"), "--expect", str(expect))
+    expect.write_text("VT-0002: a crash\nVT-0003: after the crash\n", encoding="utf-8")
+    impl = _flip(tmp_path, "version", "--crash", "2")
+    status, doc, report = _certify(tmp_path, capsys, impl, "--expect", str(expect))
     assert status == 1
-    _refused(doc, _reread(report, capsys), CHANGES["version"], "VE-9003")
+    assert _case(doc, "VT-0002")["outcome"] == "xfail"
+    _refused(doc, _reread(report, capsys), CHANGES["version"], "VT-0003")
+    assert "known_failure" not in _case(doc, "VT-0003")
 
 
 def test_the_text_verdict_names_the_change(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -298,9 +302,10 @@ def test_the_plugin_session_fails_naming_the_field(
     at = "VE-9003" if provoked == "stop" else "VE-9002"
     text = result.stdout.str()
     assert f"{at}" in text and CHANGES[field] in text
-    result.stdout.fnmatch_lines([f"*vitou: stopped early*{CHANGES[field]}*"])
+    # The session's summary says why the cases after the change failed (no fnmatch: the offer has brackets).
+    assert any(line.startswith("vitou: stopped early") and CHANGES[field] in line for line in text.splitlines())
     outcomes = result.parseoutcomes()
-    assert outcomes["passed"] == 4 + (provoked == "stop")  # every case before the change, none after
+    assert outcomes["passed"] == (6 if provoked == "stop" else 4)  # every case before the change, none after
 
 
 def test_the_plugin_goes_on_after_a_restart_with_the_same_identity(pytester: pytest.Pytester, tmp_path: Path) -> None:

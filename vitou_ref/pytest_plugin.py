@@ -231,8 +231,14 @@ def pytest_report_header(config: pytest.Config) -> str | None:
     return f"vitou: certifying {state.run.options.rulesets[0]} at the {state.run.level} level"
 
 
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    state = config.stash.get(_CERTIFIER, None)
+    if state is not None and state.run.fatal is not None:
+        # Why every case after one failed: the restarts were spent, or a start answered as another implementation.
+        terminalreporter.write_line(f"vitou: stopped early: {state.run.fatal}", red=True, bold=True)
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     state = session.config.stash.get(_CERTIFIER, None)
     if state is not None:
-        state.certifier.close()
-        del session.config.stash[_CERTIFIER]
+        state.certifier.close()  # the run stays for the terminal summary, which pytest writes after this hook

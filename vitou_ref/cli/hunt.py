@@ -57,7 +57,8 @@ def _add_fuzz(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "start; so with S the --start-timeout and T the --timeout, faults cost at most (R + 3) x (S + T) + 1 s "
         "(241 s with the defaults), plus T for each answer that comes just within its deadline; with "
         "--max-seconds M nothing is sent after M, and the run ends by M + max(S, T) + 1 s. "
-        "Exit status: 0 no divergence, 1 a divergence, 2 the fuzzer could not run.",
+        "Exit status: 0 no divergence, 1 a divergence or a restart that changed the identity, 2 the fuzzer could "
+        "not run.",
     )
     fz.add_argument(
         "--impl", type=_o.command, metavar="COMMAND", help="the implementation (default: the bundled reference)"
@@ -275,9 +276,9 @@ def fuzz(
         )
     elif result.spent == "time":
         print(f"stopped early: --max-seconds {max_seconds:g} reached")
-    if d is None or checked is None:
-        print("no divergence")
-        return 0
+    if d is None or checked is None or fuzzer.changed is not None:  # a changed identity: no fresh start checks it
+        print("no divergence" if fuzzer.changed is None else f"FAULT of the implementation: {fuzzer.changed}")
+        return 0 if fuzzer.changed is None else 1
     how, shown = checked
     path = _save_fuzz_case(save, shown, rules, label, how, level)
     print(f"DIVERGENCE at {shown.describe()}")

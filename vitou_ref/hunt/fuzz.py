@@ -6,12 +6,12 @@ import contextlib
 import json
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 from ..engine.actions import Malformed, action_from_json
 from ..engine.tables import tables_for
 from ..kit.judge import CODE, OUTCOME
-from ..protocol.client import PROTOCOL_MINOR, Client, Fault, offers_none
+from ..protocol.client import IDENTITY, PROTOCOL_MINOR, Client, Fault, offers_none
 from ..protocol.limits import Limits
 from ..protocol.server import match_from_setup
 from ..rules.errors import IllegalAction
@@ -64,14 +64,14 @@ class Fuzzer:
         self.limits = limits if limits is not None else Limits()
         self.rules = rules
         self.t = tables_for(rules)
-        self.argv = argv
-        self.timeout = timeout
-        self.start_timeout = start_timeout
         self.illegal = illegal
         self.batch = batch
         self.progress = progress
         self.tries = universe(self.t)
-        self.client: Client | None = None
+        # One client for the run: its first handshake binds every restart, the check's fresh starts included.
+        self.peer = Client(argv, timeout=timeout, start_timeout=start_timeout, limits=self.limits)
+        self.client: Client | None = None  # the peer while its process runs
+        self.changed: str | None = None  # how a restart changed the identity: a fault of the implementation
         self.minor = PROTOCOL_MINOR  # the peer's protocol 1.minor, from its answer to start
         self.session: list[Case] = []  # every case sent to the running process, in order
         self.matches = 0
@@ -79,32 +79,36 @@ class Fuzzer:
         self.ended = 0  # matches played to their end
         self.restarts = 0
         self.budget = max_restarts  # restarts allowed: the search's and the shrinking's, then the check's own
-        self.opened = False  # a start after the first is a restart
         self.spent: str | None = None
         self.deadline: float | None = None  # from --max-seconds: nothing is sent after it, the check included
 
     def _open(self) -> Client:
         if self.client is None:
-            if self.opened:
+            if self.changed is not None:
+                self._stop(IDENTITY)  # nothing more is asked of it: what it would answer is not the run's engine
+            if self.peer.hello is not None:  # it started before: this start is a restart
                 if self.restarts >= self.budget:
                     self._stop("restarts")
                 self.restarts += 1
             self._check_time()
-            client = Client(self.argv, timeout=self.timeout, start_timeout=self.start_timeout, limits=self.limits)
-            hello = client.start()  # Fault, with the process ended, when it cannot be used
+            try:
+                hello = self.peer.start()  # Fault, with the process ended, when it cannot be used
+            except Fault as exc:
+                if exc.kind != IDENTITY:
+                    raise
+                self.changed = f"at restart {self.restarts}, {exc.message}"
+                self._stop(IDENTITY)
             problem = offers_none([self.rules.name], hello.rulesets)
             if problem is not None:
-                client.kill()
+                self.peer.kill()
                 raise Fault("ruleset", problem)
-            self.client = client
-            self.opened = True
-            self.minor = hello.minor
-            # The user's word wins over the handshake's, as in certify: --level code holds it to the codes.
-            self.level = self.asked_level or (CODE if hello.codes else OUTCOME)
+            self.client = self.peer
+            # The first handshake's at every start; the user's word wins over it, as in certify.
+            self.minor, self.level = hello.minor, self.asked_level or (CODE if hello.codes else OUTCOME)
             self.session = []
         return self.client
 
-    def _stop(self, why: str) -> None:
+    def _stop(self, why: str) -> NoReturn:
         self.spent = self.spent or why
         raise _Spent
 
@@ -125,6 +129,7 @@ class Fuzzer:
         if self.client is not None:
             self.client.close()
             self.client = None
+        self.peer.kill()
 
     def fresh(self) -> None:
         """Drop the running process: the next request starts a new one, with no memory of earlier matches."""

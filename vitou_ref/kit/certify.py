@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..present import escape
-from ..protocol.client import PROTOCOL_MINOR, Client, Fault, offers_none
+from ..protocol.client import IDENTITY, PROTOCOL_MINOR, Client, Fault, offers_none
 from ..protocol.connection import DEFAULT_MAX_LINE, Connection
 from ..protocol.limits import Limits
 from ..rules.plurals import counted
@@ -38,6 +38,10 @@ def fault_class(kind: str) -> str:
 class HarnessError(Exception):
     """The harness cannot run at all (the implementation never answered start, ...)."""
 
+    def __init__(self, message: str, kind: str = "") -> None:
+        super().__init__(message)
+        self.kind = kind  # the Fault's kind when a start failed (IDENTITY: it answered as another implementation)
+
 
 ENVELOPE = "envelope"  # the section of envelope results, judged apart from the rules
 
@@ -61,7 +65,9 @@ class CaseResult:
     difference: Difference | None = None
     seconds: float = 0.0
     known: str | None = None  # the reason given in --expect, if listed
-    fault: str | None = None  # for an errored case, how the peer failed: crash, timeout, protocol, shape, schema
+    fault: str | None = (
+        None  # for an errored case, how the peer failed: crash, timeout, protocol, shape, schema, identity
+    )
     codes_only: bool = False  # it differs at the code level and agrees at the outcome level: only its codes differ
 
     @property
@@ -185,33 +191,31 @@ class Certifier:
         self.envelope = envelope  # (case, the ruleset its lines name), run after every rules case
         self.opt = options
         self.listen = listener
-        self.client: Client | None = None
-        self._started = started  # a process already started for the first connection
+        # One client for the run: its first handshake binds every later start, restarts and starts after a stop.
+        self.peer = Client(
+            options.argv, timeout=options.timeout, start_timeout=options.start_timeout, max_line=options.max_line,
+            validate=options.validate_protocol, connection=started, limits=options.limits,
+        )  # fmt: skip
+        self.client: Client | None = None  # the peer while its process runs
         self._stopped = False  # a case ended the process with stop: a case after it starts a new one
 
     # ------------------------------------------------------------- process
 
     def open(self, run: Run) -> None:
-        """Start the implementation and shake hands; HarnessError (nothing left running) when that fails."""
-        conn, self._started = self._started, None
-        client = Client(
-            self.opt.argv,
-            timeout=self.opt.timeout,
-            start_timeout=self.opt.start_timeout,
-            max_line=self.opt.max_line,
-            validate=self.opt.validate_protocol,
-            connection=conn,
-            limits=self.opt.limits,
-        )
+        """Start the implementation and shake hands; HarnessError (nothing left running) when that fails.
+
+        The run's implementation, minor, level and offer are the first handshake's, which ``Client.start``
+        returns at every start: a later one that differs fails with kind IDENTITY.
+        """
         try:
-            hello = client.start()
+            hello = self.peer.start()
         except Fault as exc:
-            raise HarnessError(exc.message) from None
+            raise HarnessError(exc.message, exc.kind) from None
         problem = offers_none(self.opt.rulesets, hello.rulesets)
         if problem is not None:
-            client.kill()  # nothing it could be asked: the run cannot be made, whatever its answers would be
+            self.peer.kill()  # nothing it could be asked: the run cannot be made, whatever its answers would be
             raise HarnessError(problem)
-        self.client = client
+        self.client = self.peer
         run.implementation = hello.implementation
         run.protocol_minor = hello.minor
         # The user's word wins over the handshake's: --level code holds an engine to the codes it disowns.
@@ -222,24 +226,37 @@ class Certifier:
         if self.client is not None:
             self.client.close()
             self.client = None
-        if self._started is not None:
-            self._started.kill()
-            self._started = None
+        self.peer.kill()  # a process started for the run and never shaken hands with, if any
 
-    def _restart(self, run: Run) -> bool:
+    def _drop(self) -> None:
+        """The process failed on a case: it is ended, and the next case that needs it starts it again."""
         if self.client is not None:
             self.client.kill()
             self.client = None
-        if run.restarts >= self.opt.max_restarts:
+
+    def _reopen(self, run: Run) -> str | None:
+        """Before a case: start the process again if a failure or a stop ended it, within the restart budget.
+
+        Restarts are made when a case needs one, never after the last: so a start whose answer changed the
+        identity always has a case to carry it, in the report and in the verdict. Returns that change, or None.
+        """
+        if run.fatal is not None or self.client is not None:
+            return None
+        if self._stopped:
+            self._stopped = False  # not a restart: the process did what stop asks
+            what = "the start after stop"
+        elif run.restarts >= self.opt.max_restarts:
             run.fatal = f"the implementation failed {counted(run.restarts + 1, 'time', 'times')}; no more restarts"
-            return False
-        run.restarts += 1
+            return None
+        else:
+            run.restarts += 1
+            what = f"restart {run.restarts}"
         try:
             self.open(run)
         except HarnessError as exc:
-            run.fatal = f"restart {run.restarts} failed: {exc}"
-            return False
-        return True
+            run.fatal = f"{what} failed: {exc}"
+            return f"at {what}, {exc}" if exc.kind == IDENTITY else None
+        return None
 
     # ------------------------------------------------------------- running
 
@@ -273,12 +290,10 @@ class Certifier:
         known = self.opt.expect.get(case.id)
         if ruleset not in run.offered:
             return CaseResult(case, ruleset, SKIPPED, f"{ruleset} is not offered by the implementation")
-        if run.fatal is None and self.client is None and self._stopped:
-            self._stopped = False  # not a restart: the process did what stop asks
-            try:
-                self.open(run)
-            except HarnessError as exc:
-                run.fatal = f"the start after stop failed: {exc}"
+        changed = self._reopen(run)
+        if changed is not None:
+            # Never a known failure: a run whose implementation changed is no run of one implementation.
+            return CaseResult(case, ruleset, ERRORED, changed, fault=IDENTITY)
         if run.fatal is not None or self.client is None:
             return CaseResult(case, ruleset, ERRORED, f"not run: {run.fatal}", known=known)
         t0 = time.perf_counter()
@@ -317,10 +332,10 @@ class Certifier:
                 client.send(sentinel(seq))
                 last = judge_sentinel(client.receive_raw(), seq)
                 if last is not None and not self._resync(client, seq, len(case.lines) + 1):
-                    self._restart(run)  # more answers than lines, and not the sentinel's among them: out of step
+                    self._drop()  # more answers than lines, and not the sentinel's among them: out of step
                 problem = problem or last
         except Fault as exc:
-            self._restart(run)
+            self._drop()
             return CaseResult(case, ruleset, ERRORED, f"{exc.kind}: {exc.message}", fault=fault_class(exc.kind))
         if problem is not None:
             return CaseResult(case, ruleset, FAILED, problem)
@@ -354,7 +369,7 @@ class Certifier:
         try:
             response = client.exchange(case.request_line(seq, ruleset), seq)
         except Fault as exc:
-            self._restart(run)  # the stream is out of step or gone: only a fresh start can be trusted
+            self._drop()  # the stream is out of step or gone: only a fresh start can be trusted
             return CaseResult(case, ruleset, ERRORED, f"{exc.kind}: {exc.message}", fault=fault_class(exc.kind))
         expect = case.expectation(ruleset)
         if self.opt.validate_protocol:

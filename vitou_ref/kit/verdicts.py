@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from .._version import __version__
 from ..present import escape
 from ..present import markdown as mdown
+from ..protocol.client import IDENTITY
 from ..rules.model import Ruleset
 from ..rules.plurals import counted
 from .certify import ENVELOPE, ERRORED, FAILED, PASSED, SKIPPED, XFAIL, XPASS, CaseResult, Run, outcome_level
@@ -36,6 +37,21 @@ def status_of(counts: Mapping[str, int], total: int) -> str:
     return "conformant"
 
 
+class _Faulted(Protocol):
+    @property
+    def fault(self) -> str | None: ...
+    @property
+    def reason(self) -> str | None: ...
+
+
+def changed_identity(cases: Iterable[_Faulted]) -> str | None:
+    """How the implementation changed its identity during a run: the reason of its case whose fault says so, or None.
+
+    certify gives it to every verdict of the run from its results, and ``vitou report`` from the report's case lines.
+    """
+    return next((c.reason or "" for c in cases if c.fault == IDENTITY), None)
+
+
 def counts_of(outcomes: list[str]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for o in outcomes:
@@ -57,20 +73,25 @@ class Verdict:
     smoke: bool = False  # a smoke test (--smoke): a few cases, which certify nothing
     level: str = CODE  # the level certified (docs/protocol.md, Levels)
     at_outcome: dict[str, int] | None = None  # a code-level run's counts at the outcome level, if they differ
+    changed: str | None = None  # how the implementation changed its identity during the run, if it did
 
     def section_title(self, section: str) -> str:
         return SECTION_TITLES.get(section, "").format(at=self.twenty_at)
 
+    def _status(self, counts: Mapping[str, int]) -> str:
+        # Answers given under two identities are no run of one implementation: no case of it can certify.
+        return "not conformant" if self.changed is not None else status_of(counts, self.total)
+
     @property
     def status(self) -> str:
-        return status_of(self.counts, self.total)
+        return self._status(self.counts)
 
     @property
     def levels(self) -> dict[str, str]:
         """The status at each level judged: a run at the code level judges the outcome level too."""
         if self.level == OUTCOME:
             return {OUTCOME: self.status}
-        return {CODE: self.status, OUTCOME: status_of(self.outcome_counts, self.total)}
+        return {CODE: self.status, OUTCOME: self._status(self.outcome_counts)}
 
     @property
     def outcome_counts(self) -> dict[str, int]:
@@ -108,6 +129,8 @@ class Verdict:
             text += "; the implementation does not offer this ruleset"
         if self.at_outcome is not None and self.kind != ENVELOPE:
             text += f"; {self._outcome_words()}"
+        if self.changed is not None:
+            text += f"; no case of this run counts: {self.changed}"
         if self.smoke:
             text += "; a smoke test, not a certification"
         return text
@@ -124,7 +147,9 @@ class Verdict:
         )
 
     def to_json(self) -> dict[str, Any]:
+        changed = {} if self.changed is None else {"identity_changed": self.changed}
         return {
+            **changed,
             "ruleset": self.ruleset,
             "kind": self.kind,
             "status": self.status,
@@ -171,9 +196,11 @@ def verdicts(run: Run, rules: Mapping[str, Ruleset | None]) -> list[Verdict]:
     envelope = run.envelope()
     if envelope:
         out.append(_envelope_verdict(envelope))
+    changed = changed_identity(run.results)
     for v in out:
         v.smoke = run.options.smoke
         v.level = run.level  # an envelope case is a request, never a refused step: it is judged alike at both
+        v.changed = changed
     return out
 
 

@@ -9,12 +9,18 @@ list of strings; ``implementation`` an object);
 every answer must be a JSON object whose ``seq`` is exactly the integer
 sent. A peer that breaks any of this gets a ``Fault`` with a stable kind,
 never an exception of another type, and its process tree is ended.
+
+One ``Client`` serves a whole run, every restart included: its first
+handshake binds the run's ``Identity``, and a later start that answers
+another one is a ``Fault`` of kind ``identity`` (docs/protocol.md, Starts and
+restarts). certify, fuzz and the plugin learn the level, the minor and the
+offer from ``Client.start``, which only ever returns the first handshake.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from ..present import escape
@@ -26,6 +32,7 @@ START = b'{"cmd":"start","protocol":1}\n'
 STOP = b'{"cmd":"stop"}\n'
 PROTOCOL = 1
 PROTOCOL_MINOR = 1  # the latest minor version of protocol 1 this client knows (docs/protocol.md, Versions)
+IDENTITY = "identity"  # the kind of the Fault of a start whose answer is not the run's first identity
 
 # What each minor version added to the hand reasons, and what a peer of an
 # earlier minor sends in its place: protocol 1.0 reports every hand nobody
@@ -41,6 +48,66 @@ class Hello:
     rulesets: tuple[str, ...]
     minor: int = 0  # protocol 1.minor: 0 when the answer names no protocol_minor
     codes: bool = True  # False when the answer says "error_codes": false (the outcome level, docs/protocol.md)
+
+    @property
+    def identity(self) -> Identity:
+        impl = self.implementation
+        return Identity(
+            self.codes, impl.get("name", NOT_SENT), impl.get("version", NOT_SENT), self.minor, frozenset(self.rulesets)
+        )
+
+
+class _NotSent:
+    """A field the answer to start left out: unlike any JSON value, null included."""
+
+    def __repr__(self) -> str:
+        return "not sent"
+
+
+NOT_SENT: Any = _NotSent()
+
+
+@dataclass(frozen=True)
+class Identity:
+    """What an answer to start binds for the whole run; the first answer's is the run's (docs/protocol.md).
+
+    A field left out counts as its default (no ``error_codes`` is true, no
+    ``protocol_minor`` is 0), as it is read. The offer is a set: the order and
+    repeats of ``rulesets`` say nothing. Of the implementation object only
+    ``name`` and ``version`` bind, compared as JSON with their types (the
+    string "1" is not the number 1); its other fields may change, and what
+    every report shows is the first answer's object all the same.
+    """
+
+    error_codes: bool
+    name: Any  # the JSON value sent, or NOT_SENT
+    version: Any
+    protocol_minor: int
+    rulesets: frozenset[str]
+
+
+_WORDS = {"name": "implementation.name", "version": "implementation.version"}  # each field as the answer nests it
+
+
+def identity_changes(was: Identity, now: Identity) -> list[str]:
+    """Each field of ``now`` that is not ``was``'s, in words: ``'error_codes' was false, now true``."""
+    out = []
+    for f in fields(Identity):
+        a, b = getattr(was, f.name), getattr(now, f.name)
+        if a is b or (not isinstance(a, _NotSent) and not isinstance(b, _NotSent) and _wire.same(_json(a), _json(b))):
+            continue
+        out.append(f"'{_WORDS.get(f.name, f.name)}' was {_identity_value(a)}, now {_identity_value(b)}")
+    return out
+
+
+def _json(value: Any) -> Any:
+    return sorted(value) if isinstance(value, frozenset) else value
+
+
+def _identity_value(value: Any) -> str:
+    if isinstance(value, _NotSent):
+        return "not sent"
+    return escape.text(_wire.dumps(_json(value)), 500)
 
 
 def handshake_problem(hello: Any, validate: bool = False) -> str | None:
@@ -144,13 +211,20 @@ class Client:
         self.max_line = max_line
         self.validate = validate
         self.conn: Connection | None = connection  # a process already started, if any
-        self.hello: Hello | None = None
+        self.hello: Hello | None = None  # the first handshake: it binds every later start of this client
         self.seq = 0
 
     # ------------------------------------------------------------ lifetime
 
     def start(self) -> Hello:
-        """Start the process (unless given one) and shake hands; Fault, with the process ended, otherwise."""
+        """Start the process (unless given one) and shake hands; Fault, with the process ended, otherwise.
+
+        The first handshake binds: every later start (a restart, the start
+        after a stop) must answer the same ``Identity``, or it is a Fault of
+        kind ``identity`` naming each field that changed. It returns the
+        first handshake, whichever start this is, so that nothing learnt from
+        a later one can differ from what the run was judged by.
+        """
         conn = self.conn
         if conn is None:
             conn = self.conn = Connection(self.argv, max_line=self.max_line, limits=self.limits)
@@ -175,12 +249,22 @@ class Client:
         except BaseException:
             self.kill()  # Ctrl-C during the handshake: nothing may outlive the run
             raise
-        self.hello = Hello(
+        now = Hello(
             dict(hello["implementation"]),
             tuple(hello["rulesets"]),
             hello.get("protocol_minor", 0),
             hello.get("error_codes", True),
         )
+        if self.hello is not None:
+            changed = identity_changes(self.hello.identity, now.identity)
+            if changed:
+                self.kill()  # it answered, but as another implementation: nothing it would say can be judged
+                why = "; ".join(changed)
+                raise Fault(
+                    IDENTITY,
+                    f"the implementation changed its identity: {why} (its first answer to start binds the run)",
+                )
+        self.hello = self.hello or now
         self.seq = 0
         return self.hello
 
@@ -252,14 +336,18 @@ class Client:
 
 
 __all__ = [
+    "IDENTITY",
+    "NOT_SENT",
     "PROTOCOL_MINOR",
     "START",
     "STOP",
     "Client",
     "Fault",
     "Hello",
+    "Identity",
     "as_spoken",
     "describe_line",
     "handshake_problem",
+    "identity_changes",
     "offers_none",
 ]

@@ -9,7 +9,7 @@ from ..kit.certify import ENVELOPE, SMOKE_IDS, outcome_level
 from ..kit.envelope import EnvelopeCase
 from ..kit.fixtures import Case
 from ..kit.suite import Suite, cases_matching
-from ..kit.verdicts import tallied
+from ..kit.verdicts import Verdict, changed_identity, tallied
 from ..present import escape
 from ..rules.errors import InputError
 from ..rules.problems import Problem, pointer
@@ -184,7 +184,7 @@ def _one_verdict(report: Report, v: Mapping[str, Any], cases: list[CaseLine], wh
     if v["total"] != len(cases) or said != counts:
         what = f"the footer counts {v['total']} cases of {name} ({_counts(said)}); its lines hold {len(cases)} ({_counts(counts)})"
         yield _at(report, COUNTS, what, report.footer_line, where)
-    status = tallied(v["ruleset"], counts, len(cases), {}, {}, kind=v["kind"]).status
+    status = _tallied(report, v, counts, len(cases)).status
     if v["status"] != status:
         what = f"the footer's verdict on {name} is {escape.text(v['status'], 40)}; its case lines give {status}"
         yield _at(report, VERDICT, what, report.footer_line, where + "/status")
@@ -205,13 +205,20 @@ def _levels(report: Report, v: Mapping[str, Any], cases: list[CaseLine], name: s
     counts: dict[str, int] = {}
     for o in lenient:
         counts[o] = counts.get(o, 0) + 1
-    want = {"outcome": tallied(v["ruleset"], counts, len(cases), {}, {}, kind=v["kind"]).status}
+    want = {"outcome": _tallied(report, v, counts, len(cases)).status}
     if level == "code":
         want = {"code": v["status"], **want}
     if v["levels"] != want:
         given = ", ".join(f"{k} level {st}" for k, st in want.items())
         what = f"the footer's verdicts by level on {name} are not those its case lines give ({given})"
         yield _at(report, VERDICT, what, report.footer_line, where + "/levels")
+
+
+def _tallied(report: Report, v: Mapping[str, Any], counts: dict[str, int], total: int) -> Verdict:
+    """The verdict certify gives these counts in this report: none conformant when the identity changed."""
+    verdict = tallied(v["ruleset"], counts, total, {}, {}, kind=v["kind"])
+    verdict.changed = changed_identity(report.cases)
+    return verdict
 
 
 def _counts(counts: Mapping[str, int]) -> str:

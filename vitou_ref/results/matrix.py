@@ -10,7 +10,7 @@ from typing import Any
 
 from ..kit.certify import ENVELOPE, PASSED, SKIPPED, outcome_level
 from ..kit.judge import CODE, OUTCOME
-from ..kit.verdicts import Verdict, counts_of, tallied
+from ..kit.verdicts import Verdict, changed_identity, counts_of, tallied
 from .read import CaseLine, Report, short_hash
 
 INCOMPLETE = "incomplete"  # a run cut short that had failed nothing so far: no verdict can be given
@@ -182,11 +182,12 @@ def compare(reports: Sequence[Report]) -> Comparison:
                 continue  # a ruleset of the run that no case was asked for (--only)
             key = (name, r.spec.get(name), r.suite_hash)
             group = groups.get(key) or groups.setdefault(key, _group(r, name))
-            group.tallies.append(Tally(e, name, results, _verdict(name, results, group, level=r.level)))
+            verdict = _verdict(name, results, group, level=r.level, changed=changed_identity(r.cases))
+            group.tallies.append(Tally(e, name, results, verdict))
         if under is not None:
             key = (ENVELOPE, None, r.suite_hash)
             group = groups.get(key) or groups.setdefault(key, Group(ENVELOPE, True, None, r.suite_hash))
-            verdict = _verdict(under, envelope, group, kind=ENVELOPE, level=r.level)
+            verdict = _verdict(under, envelope, group, kind=ENVELOPE, level=r.level, changed=changed_identity(r.cases))
             group.tallies.append(Tally(e, under, envelope, verdict))
     ordered = sorted(groups.values(), key=lambda g: g.envelope)  # stable: the rulesets in order, the envelope last
     _label_groups(ordered)
@@ -214,11 +215,17 @@ def _strings(value: Any) -> dict[str, str]:
 
 
 def _verdict(
-    name: str, results: Mapping[str, CaseLine], group: Group, kind: str = "rules", level: str = CODE
+    name: str,
+    results: Mapping[str, CaseLine],
+    group: Group,
+    kind: str = "rules",
+    level: str = CODE,
+    changed: str | None = None,
 ) -> Verdict:
     """The verdict of a ruleset, as certify gives it, from the report's case lines (so a cut-short run gets one too).
 
-    At the code level, the case lines that differ only in their error codes give the outcome level's verdict too.
+    At the code level, the case lines that differ only in their error codes give the outcome level's verdict too;
+    ``changed``, the change of identity the report's lines record, leaves no verdict of it conformant.
     """
     counts: dict[str, int] = {}
     by_clause: dict[str, list[bool]] = {}
@@ -236,6 +243,7 @@ def _verdict(
             by_section.setdefault(s, []).append(case.outcome == PASSED)
     verdict = tallied(name, counts, len(results), by_clause, by_section, kind=kind)
     verdict.level = level
+    verdict.changed = changed
     if level == CODE and any(c.codes_only for c in results.values()):
         verdict.at_outcome = counts_of([outcome_level(c.outcome, c.codes_only) for c in results.values()])
     return verdict
