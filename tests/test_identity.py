@@ -138,6 +138,49 @@ def _refused(doc: dict[str, Any], rows: list[dict[str, Any]], changed: str, at: 
         assert row["envelope"]["verdict"] == "not conformant"
 
 
+# ------------------------------------------------------------------ the identity itself
+
+
+@pytest.mark.parametrize(
+    ("was", "now", "said"),
+    [
+        # Left out is the default: error_codes true, protocol_minor 0 (1.0).
+        ({}, {"error_codes": True, "protocol_minor": 0}, []),
+        # An offer is a set; of the implementation, only name and version bind.
+        ({"rulesets": ["a", "b"]}, {"rulesets": ["b", "a", "b"]}, []),
+        ({"implementation": {"name": "x", "language": "c"}}, {"implementation": {"name": "x", "build": 2}}, []),
+        # Types count, and a field left out is not null.
+        (
+            {"implementation": {"version": 1}},
+            {"implementation": {"version": 1.0}},
+            ["'implementation.version' was 1, now 1.0"],
+        ),
+        ({"implementation": {}}, {"implementation": {"name": None}}, ["'implementation.name' was not sent, now null"]),
+        # What the peer wrote is shown escaped (an escape sequence, a right-to-left override).
+        (
+            {"implementation": {"name": "x\x1b[2J\u202e"}},
+            {"implementation": {"name": "y"}},
+            ['\'implementation.name\' was "x\\u001b[2J\\u202e", now "y"'],
+        ),
+        # Every field that changed is named, in one order.
+        (
+            {"error_codes": False, "protocol_minor": 1, "rulesets": ["a"]},
+            {"protocol_minor": 0, "rulesets": ["c"]},
+            ["'error_codes' was false, now true", "'protocol_minor' was 1, now 0", '\'rulesets\' was ["a"], now ["c"]'],
+        ),
+    ],
+)
+def test_what_binds_and_how_a_change_is_said(was: dict[str, Any], now: dict[str, Any], said: list[str]) -> None:
+    from vitou_ref.protocol.client import Hello, identity_changes
+
+    def hello(fields: dict[str, Any]) -> Hello:
+        answer = {"protocol": 1, "implementation": {}, "rulesets": [], **fields}
+        codes, minor = answer.get("error_codes", True), answer.get("protocol_minor", 0)
+        return Hello(answer["implementation"], tuple(answer["rulesets"]), minor, codes)
+
+    assert identity_changes(hello(was).identity, hello(now).identity) == said
+
+
 # ------------------------------------------------------------------ certify
 
 
@@ -274,6 +317,20 @@ def test_fuzz_names_a_changed_identity_as_a_fault_of_the_implementation(
     headline = out.splitlines()[0]
     assert headline.startswith("fuzz vitou/1.1.0 against")
     assert ("at the outcome level" in headline) == (field == "error_codes")  # the level the first start bound
+
+
+def test_fuzz_a_change_at_the_check_on_a_fresh_start(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # No crash: at the code level its uncoded refusals diverge at once, and the start that checks the divergence
+    # answers "error_codes": true. Before: "it shows again on a fresh start", a fixture saved, no fault said.
+    impl = _flip(tmp_path, "error_codes")
+    argv = ["fuzz", "--impl", impl, "--level", "code", "--examples", "40", "--seed", "1", "--timeout", "5"]
+    assert main([*argv, "--save", str(tmp_path / "found")]) == 1
+    out = capsys.readouterr().out
+    assert (
+        f"FAULT of the implementation: at restart 1, the implementation changed its identity: {CHANGES['error_codes']}"
+        in out
+    )
+    assert "fresh start" not in out and not (tmp_path / "found").exists()
 
 
 def test_fuzz_with_the_same_identity_at_restarts_finds_no_fault(
