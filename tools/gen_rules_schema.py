@@ -8,6 +8,7 @@ from pathlib import Path
 
 from vitou_ref.rules.cards import Rank, Suit
 from vitou_ref.rules.conditions import ACTS
+from vitou_ref.rules.versions import VERSION_PATTERN
 
 SIDE_REL = {"enum": ["next", "previous"]}
 ID = {"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9_-]{0,15}$"}
@@ -290,7 +291,7 @@ def rules_schema() -> dict:
             "clause_id": CLAUSE_ID,
             "name": {
                 "type": "string",
-                "pattern": "^[a-z][a-z0-9-]{0,63}/(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$",
+                "pattern": f"^[a-z][a-z0-9-]{{0,63}}/{VERSION_PATTERN}$",
             },
             "decision": {
                 "type": "object",
@@ -305,7 +306,7 @@ def rules_schema() -> dict:
             },
             "version": {
                 "type": "string",
-                "pattern": "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$",
+                "pattern": f"^{VERSION_PATTERN}$",
             },
             "ruleset": {
                 "type": "object",

@@ -6,7 +6,10 @@ import re
 from collections.abc import Callable
 
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
-_SIZE = re.compile(r"([0-9]+)\s*([KMGT]?)(?:I?B)?", re.IGNORECASE)
+# ASCII digits only, and few enough for int(): a leaf imports nothing of vitou, so these read as
+# vitou_ref.rules.reader does (int() alone takes "١٢" and "1_000"). No limit needs more than 15 digits.
+_SIZE = re.compile(r"([0-9]{1,15})[ \t]*([KMGT]?)(?:I?B)?", re.IGNORECASE)
+_WHOLE = re.compile(r"[0-9]{1,15}")
 
 
 def _none(text: str) -> bool:
@@ -34,7 +37,7 @@ def parse_size(text: str) -> int | None:
         return None
     m = _SIZE.fullmatch(text.strip())
     if m is None:
-        raise ValueError(f"{text!r} is not a size (say 4G, 512M, 65536 or none)")
+        raise ValueError(f"{text[:40]!r} is not a size (say 4G, 512M, 65536 or none)")
     value = int(m.group(1)) * _UNITS[m.group(2).upper()]
     if value < 1:
         raise ValueError(f"{text!r} must be above zero (or none)")
@@ -45,10 +48,9 @@ def parse_whole(text: str) -> int | None:
     """A whole number above zero, or none; ValueError saying why otherwise."""
     if _none(text):
         return None
-    try:
-        value = int(text)
-    except ValueError:
-        raise ValueError(f"{text!r} is not a whole number (or none)") from None
+    if _WHOLE.fullmatch(text.strip()) is None:
+        raise ValueError(f"{text[:40]!r} is not a whole number in the digits 0-9 (or none)")
+    value = int(text)
     if value < 1:
         raise ValueError(f"{text!r} must be at least 1 (or none)")
     return value

@@ -8,6 +8,7 @@ from typing import Any
 from ..engine.reasons import catalog
 from ..rules.model import Clarification, Clause, Ruleset
 from ..rules.plurals import Forms, is_forms
+from ..rules.versions import parse_version
 
 LANGUAGES = ("en", "fr", "pt", "ru")
 
@@ -152,8 +153,9 @@ def english_texts(rules_list: list[Ruleset]) -> dict[str, str]:
 
 
 def _version_key(version: str) -> tuple[int, ...]:
-    """The version's numbers, from a version or a full name (``vitou/1.1.0``)."""
-    return tuple(int(x) for x in version.rpartition("/")[2].split(".") if x.isdigit())
+    """The version's numbers, from a version or a full name (``vitou/1.1.0``): loaded rulesets' versions, each
+    of which the rules schema held to three numbers of at most 9 digits."""
+    return parse_version(version.rpartition("/")[2])
 
 
 def _versioned(out: dict[str, str], latest: dict[str, str], section: str, name: str, item: str, english: str) -> None:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.tables import Tables
+from ..rules import reader
 from ..rules.cards import Card
 from ..rules.problems import Problem
 
@@ -140,7 +141,12 @@ def parse_notation(
             i += 1
             continue
         what, wl, wc = tokens[i + 1]
-        action = _action(who, what, seats, sides, pack)
+        try:
+            action = _action(who, what, seats, sides, pack)
+        except reader.ReadError as exc:  # a bid to a level written as a number, but not in the digits 0-9
+            bad("NOTATION_ACTION", f"{what!r} is not an action for {who}: {exc}", wl, wc)
+            i += 2
+            continue
         if action is None:
             bad("NOTATION_ACTION", f"{what!r} is not an action for {who}: {_expected(who, seats, sides, t)}", wl, wc)
         else:
@@ -185,7 +191,9 @@ def _action(who: str, what: str, seats: set[str], sides: set[str], pack: frozens
         return {"seat": who, "act": "signal", "signal": what[1:]}
     if what.startswith("r") and len(what) > 1:
         level = what[1:]
-        return {"seat": who, "act": "raise", "to": int(level) if level.isdigit() else level}
+        # A level written in digits is a number ("r3"); any other word is a bid's name ("rbaraque").
+        to = reader.whole(level, what="a bid level") if reader.looks_numeric(level) else level
+        return {"seat": who, "act": "raise", "to": to}
     return None
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..engine.tables import tables_for
 from ..present import escape
+from ..rules import reader
 from ..rules.errors import InputError, UnknownRuleset
 from ..rules.files import read_path
 from ..rules.model import Ruleset
@@ -205,7 +206,10 @@ def _setup_problems(doc: Document, header: dict[str, Any], deals: list[Any], rul
     try:
         match_from_setup(t, setup)
     except SetupError as exc:
-        parts = tuple(int(p) if p.isdigit() else p for p in exc.path.split("/") if p) if exc.path else ()
+        # The path names the setup's keys as written (a seat of a deal, a side of the score) and the indexes of lists.
+        parts = (
+            tuple(reader.whole(p) if reader.is_whole(p) else p for p in exc.path.split("/") if p) if exc.path else ()
+        )
         where = parts if parts and parts[0] == "deals" else ("header", *parts)
         return [doc.problem("RECORD_SETUP", str(exc).split(": ", 1)[-1], where)]
     return []

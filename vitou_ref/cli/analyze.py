@@ -8,6 +8,10 @@ from typing import Any
 from . import options as _o
 from .output import print_json
 
+# The positions the solvers may search in one run, and each of their tables keeps (vitou_ref.solve.analyze's
+# DEFAULT_POSITIONS and TABLE_POSITIONS, stated here so that building the parser loads no solver).
+MAX_POSITIONS, TABLE_POSITIONS = 50_000_000, 250_000
+
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
@@ -33,6 +37,16 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="deals sampled with more than two seats (default: 2000)",
     )
     p.add_argument("--seed", type=_o.seed, default=1, metavar="S", help="the sample's seed (default: 1)")
+    p.add_argument(
+        "--max-positions",
+        type=_o.positive_int,
+        default=MAX_POSITIONS,
+        metavar="N",
+        help="the work budget: positions the solver may search in the whole run, every ruleset's together, "
+        "roughly 20,000,000 a minute of one core (its tables keep at most "
+        f"{TABLE_POSITIONS:,} positions each, emptied when full); a run that needs more stops at once with an "
+        f"error naming this option (default: {MAX_POSITIONS})",
+    )
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     p.add_argument(
         "--timing",
@@ -43,15 +57,31 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-    return analyze(args.ruleset or ["vitou-2p"], args.sample, args.seed, args.format, args.timing)
+    return analyze(args.ruleset or ["vitou-2p"], args.sample, args.seed, args.format, args.timing, args.max_positions)
 
 
-def analyze(rulesets: list[str], sample: int, seed: int, fmt: str, timing: bool) -> int:
+def analyze(
+    rulesets: list[str], sample: int, seed: int, fmt: str, timing: bool, max_positions: int = MAX_POSITIONS
+) -> int:
     from ..engine.tables import tables_for
+    from ..rules.errors import InputError
+    from ..rules.problems import Problem
     from ..rules.registry import load_ruleset
     from ..solve.analyze import analyze as solve_figures
+    from ..solve.solver import Budget, OverBudget
 
-    results = [solve_figures(tables_for(load_ruleset(r)), sample, seed) for r in rulesets]
+    tables = [tables_for(load_ruleset(r)) for r in rulesets]
+    budget = Budget(max_positions)
+    try:
+        results = [solve_figures(t, sample, seed, budget) for t in tables]
+    except OverBudget as exc:
+        # Two seats are solved over every deal, whatever --sample says.
+        smaller = "" if all(t.n == 2 for t in tables) else ", or a smaller --sample"
+        message = (
+            f"the card play of {', '.join(t.name for t in tables)} needs {exc}, the work budget: give a larger "
+            f"--max-positions{smaller}"
+        )
+        raise InputError([Problem("ANALYZE_BUDGET", message, "--max-positions")]) from None
     if not timing:
         for r in results:
             del r["timing"]
@@ -64,13 +94,17 @@ def analyze(rulesets: list[str], sample: int, seed: int, fmt: str, timing: bool)
 
 def _text(results: list[dict[str, Any]]) -> str:
     first = results[0]
+    # The figures of the ruleset with the most tricks: they hold every other's, and each "decided after" row.
+    longest = max(results, key=lambda r: len(r["figures"]))
     lines = [f"Perfect-information card play: {first['solved']}.", ""]
-    width = max(len(f["what"]) for f in first["figures"].values())
+    width = max(len(f["what"]) for f in longest["figures"].values())
     lines.append(" " * width + "  " + "  ".join(f"{r['ruleset']:>28}" for r in results))
     rows = [("deals", [f"{r['deals']['count']:,} ({'every deal' if r['exact'] else 'sample'})" for r in results])]
     rows.append(("rank deals solved", [f"{r['deals']['rank_deals']:,}" for r in results]))
-    for key, fig in first["figures"].items():
-        rows.append((fig["what"], [_cell(r["figures"][key], r["exact"]) for r in results]))
+    for key, fig in longest["figures"].items():  # "-": no hand of that ruleset has that many tricks
+        rows.append(
+            (fig["what"], [_cell(r["figures"][key], r["exact"]) if key in r["figures"] else "-" for r in results])
+        )
     for what, cells in rows:
         lines.append(f"{what:<{width}}  " + "  ".join(f"{c:>28}" for c in cells))
     for r in results:

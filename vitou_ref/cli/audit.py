@@ -247,15 +247,22 @@ def _disputes() -> dict[str, str]:
 
 def dispute_path(ref: str) -> str:
     """The file of a shipped dispute, by name (``03-raise-from-last``) or number (``03``, ``3``)."""
+    from ..rules import reader
     from ..rules.errors import InputError
     from ..rules.problems import Problem
 
     known = _disputes()
-    number = f"{int(ref):02d}" if ref.isdigit() else None
+    names = ", ".join(known)
+    number = None
+    if reader.looks_numeric(ref):  # a number, in the digits 0-9: "٣" is not dispute 03
+        try:
+            number = f"{reader.whole(ref, what='a dispute number', max_digits=4):02d}"
+        except reader.ReadError as exc:
+            raise InputError([Problem("DISPUTE_UNKNOWN", f"{exc}; shipped: {names}", "--dispute")]) from None
     found = [path for stem, path in known.items() if ref == stem or number == stem.split("-", 1)[0]]
     if len(found) != 1:
-        names = ", ".join(known)
-        raise InputError([Problem("DISPUTE_UNKNOWN", f"no shipped dispute {ref!r}; shipped: {names}", "--dispute")])
+        message = f"no shipped dispute {reader.shown(ref)}; shipped: {names}"
+        raise InputError([Problem("DISPUTE_UNKNOWN", message, "--dispute")])
     return found[0]
 
 

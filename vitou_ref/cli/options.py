@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import math
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from ..rules import reader
+
+_T = TypeVar("_T")
 
 # The levels of certification (docs/protocol.md, Levels), for certify, fuzz and the pytest plugin alike.
 LEVEL_HELP = (
@@ -20,66 +25,43 @@ SUITE_HELP = (
 )
 
 
-def number(text: str) -> float:
-    """Any finite number (no nan, no inf)."""
+def _read(read: Callable[..., _T], text: str, **bounds: Any) -> _T:
+    """``text`` read by the one reader; its ReadError becomes the usage error it says (exit 2, naming the option)."""
     try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
-    return value
+        return read(text, **bounds)
+    except reader.ReadError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def number(text: str) -> float:
+    """Any finite number (no nan, no inf), in the digits 0-9."""
+    return _read(reader.decimal, text)
 
 
 def positive_seconds(text: str) -> float:
     """A finite duration above zero (no nan, no inf)."""
-    value = number(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be above zero")
-    return value
+    return _read(reader.decimal, text, above=0, what="a number of seconds")
 
 
 def percent(text: str) -> float:
-    value = number(text)
-    if not 0 <= value <= 100:
-        raise argparse.ArgumentTypeError(f"{text!r} must be between 0 and 100")
-    return value
-
-
-def _integer(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    return _read(reader.decimal, text, lo=0, hi=100, what="a percentage")
 
 
 def positive_int(text: str) -> int:
-    value = _integer(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return value
+    return _read(reader.whole, text, lo=1)
 
 
 def count(text: str) -> int:
     """A whole number, zero allowed (restarts, say)."""
-    value = _integer(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
-    return value
+    return _read(reader.whole, text, lo=0)
 
 
 def whole_percent(text: str) -> int:
-    value = _integer(text)
-    if not 0 <= value <= 100:
-        raise argparse.ArgumentTypeError(f"{text!r} must be between 0 and 100")
-    return value
+    return _read(reader.whole, text, lo=0, hi=100, what="a whole percentage")
 
 
 def seed(text: str) -> int:
-    value = _integer(text)
-    if not 0 <= value < 2**63:
-        raise argparse.ArgumentTypeError(f"{text!r} must be between 0 and 2**63-1")
-    return value
+    return _read(reader.whole, text, lo=0, hi=2**63 - 1, what="a seed", max_digits=19)
 
 
 def command(text: str) -> str:

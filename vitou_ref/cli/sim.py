@@ -23,8 +23,10 @@ RULESET, MATCHES, SEED, PLAYERS = "vitou", 1000, 1, "random"  # the defaults the
 # What a run plays, by field of Request: --merge takes all of it from its files.
 PLAYED = {n: f"--{n}" for n in ("matches", "seed", "first", "players", "against", "budget", "jobs", "duplicate")}
 PLAYED |= {"rulesets": "--ruleset", "scheduler": "--scheduler", "until_width": "--until-width", "sprt": "--sprt"}
+PLAYED["scheduler_timeout"] = "--scheduler-timeout"
 UNTIL = {"until_figure": "--until-figure", "checkpoint": "--checkpoint", "max_matches": "--max-matches"}
 CHECKPOINT, MAX_MATCHES = 100, 100_000  # the defaults the help states (vitou_ref.sim.stopping holds them too)
+HANDSHAKE = 30  # seconds; the help states it, and vitou_ref.sim.execute.HANDSHAKE_SECONDS is the same
 PLOT_FORMATS = (".png", ".svg")
 
 
@@ -110,6 +112,13 @@ def _add_run_options(sim: argparse.ArgumentParser) -> None:
         "needs pip install 'vitou[dask]' here and on the workers (default: this machine)",
     )
     sim.add_argument(
+        "--scheduler-timeout",
+        type=_o.positive_seconds,
+        metavar="SEC",
+        help=f"how long --scheduler waits to connect to the scheduler and for its answer to Dask's handshake; a "
+        f"scheduler that does not answer in time is an error naming --scheduler (default: {HANDSHAKE})",
+    )
+    sim.add_argument(
         "--duplicate",
         action="store_true",
         default=None,
@@ -175,6 +184,7 @@ class Request:
     progress: bool = False
     duplicate: bool | None = None
     scheduler: str | None = None
+    scheduler_timeout: float | None = None
     until_width: float | None = None
     sprt: tuple[float, float] | None = None
     until_figure: str | None = None
@@ -195,7 +205,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         "plot",
         "save",
     )
-    names += ("duplicate", "scheduler", "until_width", "until_figure", "checkpoint", "max_matches")
+    names += ("duplicate", "scheduler", "scheduler_timeout", "until_width", "until_figure", "checkpoint")
+    names += ("max_matches",)
     given = {n: getattr(args, n) for n in names}
     given["sprt"] = None if args.sprt is None else tuple(args.sprt)
     req = Request(args.ruleset, **given, fmt=args.format, force=args.force, merge=args.merge, progress=args.progress)
@@ -267,11 +278,25 @@ def _check_run(req: Request) -> None:
             problem = hypotheses_problem(*req.sprt, figure, len(req.rulesets or [RULESET]))
             if problem is not None:
                 raise _bad("--sprt", problem)
-    if req.scheduler is not None:
-        if req.jobs is not None:
-            raise _bad("--jobs", "--scheduler plays on the cluster's workers; leave --jobs out")
-        if importlib.util.find_spec("distributed") is None:
-            raise _bad("--scheduler", "a Dask cluster needs Dask, which is not installed: pip install 'vitou[dask]'")
+    if req.scheduler is None:
+        if req.scheduler_timeout is not None:
+            raise _bad("--scheduler-timeout", "it says how long --scheduler waits; give --scheduler too")
+        return
+    _scheduler(req)  # an address Dask cannot read is a usage error here, not a ValueError inside Dask
+    if req.jobs is not None:
+        raise _bad("--jobs", "--scheduler plays on the cluster's workers; leave --jobs out")
+    if importlib.util.find_spec("distributed") is None:
+        raise _bad("--scheduler", "a Dask cluster needs Dask, which is not installed: pip install 'vitou[dask]'")
+
+
+def _scheduler(req: Request) -> str:
+    """The --scheduler address as Dask reads it (``tcp://host:port``), read by the one reader."""
+    from ..rules import reader
+
+    try:
+        return str(reader.address(req.scheduler or "", what="a scheduler's address"))
+    except reader.ReadError as exc:
+        raise _bad("--scheduler", str(exc)) from None
 
 
 def _play(req: Request, progress: Callable[[int], None]) -> Result:
@@ -307,13 +332,17 @@ def _play(req: Request, progress: Callable[[int], None]) -> Result:
 
     if req.scheduler is None:
         return run()
-    from ..sim.execute import dask_executor
+    from ..sim.execute import SchedulerSilent, dask_executor
 
+    address, timeout = _scheduler(req), req.scheduler_timeout or HANDSHAKE
     try:
-        with dask_executor(req.scheduler) as (executor, threads):
+        with dask_executor(address, timeout) as (executor, threads):
             return run(executor, threads)
+    except SchedulerSilent:
+        said = f"the scheduler took the connection but did not answer Dask's handshake within {timeout:g} s"
+        raise _bad("--scheduler", f"{address}: {said} (--scheduler-timeout)") from None
     except OSError as exc:  # Dask's connection errors are OSErrors (TimeoutError among them)
-        raise _bad("--scheduler", f"{req.scheduler}: cannot reach the scheduler ({exc})") from None
+        raise _bad("--scheduler", f"{address}: cannot reach the scheduler ({exc})") from None
 
 
 def simulate(req: Request) -> int:

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..engine.tables import tables_for
 from ..present import escape
+from ..rules import reader
 from ..rules.model import Ruleset
 from ..rules.plurals import counted
 from .fuzzcases import Divergence, reference_answer
@@ -40,9 +41,9 @@ def next_number(directory: str) -> int:
         for entry in os.scandir(directory):
             if not entry.name.endswith((".yaml", ".yml")):
                 continue
-            most = max([most, *(int(n) for n in _ID.findall(entry.name))])
+            most = max([most, *(reader.whole(n) for n in _ID.findall(entry.name))])
             with contextlib.suppress(OSError), open(entry.path, "rb") as fh:
-                most = max([most, *(int(n) for n in _ID.findall(fh.read().decode("utf-8", "replace")))])
+                most = max([most, *(reader.whole(n) for n in _ID.findall(fh.read().decode("utf-8", "replace")))])
     return most + 1
 
 

@@ -6,6 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..rules.versions import parse_version
+
 Doc = dict[str, Any]
 
 
@@ -24,8 +26,7 @@ class Mutant:
 
 
 def _version(text: str) -> tuple[int, int, int]:
-    major, minor, patch = (int(x) for x in text.split("."))
-    return major, minor, patch
+    return parse_version(text)
 
 
 def _data(doc: Doc, rule: str) -> dict[str, Any]:

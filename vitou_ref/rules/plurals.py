@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from . import reader
 from .errors import InputError
 from .problems import Problem
 
@@ -131,9 +132,9 @@ def _relation(tokens: list[str], pos: int, text: str) -> tuple[Callable[[int], b
 
 
 def _value(token: str, text: str) -> int:
-    if not token.isdigit():
+    if not reader.is_whole(token):
         raise ValueError(f"expected a number in {text!r}, found {token!r}")
-    return int(token)
+    return reader.whole(token)
 
 
 def _range(token: str, text: str) -> tuple[int, int]:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import reader
 from .errors import InputError
 from .load import build_ruleset
 from .model import Ruleset, content_hash
@@ -76,7 +77,7 @@ def _parse_pointer(pointer: str) -> Path:
     parts: list[object] = []
     for raw in pointer.split("/")[1:]:
         part = raw.replace("~1", "/").replace("~0", "~")
-        parts.append(int(part) if part.isdigit() else part)
+        parts.append(reader.whole(part) if reader.is_whole(part) else part)  # a list's index; a key in any other form
     return tuple(parts)
 
 

@@ -12,6 +12,7 @@ _WHOLE = re.compile(r"[0-9]+")
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?")
 _HOST = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\]")
 MAX_DIGITS = 18  # no count, seed, score or index vitou reads is longer; 2**63 has 19 digits
+MAX_VERSION_DIGITS = 9  # each number of a version: no ruleset needs a longer one, and 999999999 is still exact
 MAX_DECIMAL = 40  # characters of a decimal number, exponent included
 SCHEMES = ("tcp", "tls", "inproc", "ws", "wss", "ucx")  # the address forms a Dask scheduler is reached at
 
@@ -24,6 +25,11 @@ def shown(text: str, most: int = 40) -> str:
     """``text`` quoted for a message: controls, bidi overrides and other invisible characters escaped, cut short."""
     cut = text if len(text) <= most else text[:most] + "…"
     return repr(cut)
+
+
+def looks_numeric(text: str) -> bool:
+    """Whether ``text`` is written in digits of any script ("12", "²", "١٢"): a number to read, never a word."""
+    return bool(text) and all(c.isdigit() for c in text)
 
 
 def is_whole(text: str, max_digits: int = MAX_DIGITS) -> bool:
@@ -64,6 +70,8 @@ def decimal(
     if not isinstance(text, str):
         raise ReadError(f"{what} is needed, not {type(text).__name__}")
     if len(text) > MAX_DECIMAL or _DECIMAL.fullmatch(text) is None:
+        if text.lower().lstrip("+-") in ("nan", "inf", "infinity"):  # what float() takes, and no number is
+            raise ReadError(f"{shown(text)} is not a finite number")
         if not text:
             raise ReadError(f"{what} is needed, and nothing was given")
         raise ReadError(f"{shown(text)} is not {what}: write it in the digits 0-9, as 2.5 or 1e3")
@@ -80,6 +88,21 @@ def decimal(
         )
         raise ReadError(f"{shown(text)} is out of range: {what} {bound}")
     return value
+
+
+def version(text: str, *, what: str = "a version") -> tuple[int, int, int]:
+    """``MAJOR.MINOR.PATCH``: three whole numbers in ASCII digits, no leading zeros, at most 9 digits each."""
+    if not isinstance(text, str):
+        raise ReadError(f"{what} is needed, not {type(text).__name__}")
+    parts = text.split(".")
+    if len(parts) != 3 or not all(_WHOLE.fullmatch(p) for p in parts):
+        raise ReadError(f"{shown(text)} is not {what}: give MAJOR.MINOR.PATCH, three whole numbers (1.0.0)")
+    if any(len(p) > MAX_VERSION_DIGITS for p in parts):
+        raise ReadError(f"{shown(text, 24)} is not {what}: each of its numbers has at most {MAX_VERSION_DIGITS} digits")
+    if any(len(p) > 1 and p[0] == "0" for p in parts):
+        raise ReadError(f"{shown(text)}: the numbers of a version have no leading zeros")
+    major, minor, patch = (int(p) for p in parts)
+    return major, minor, patch
 
 
 @dataclass(frozen=True)
@@ -113,4 +136,16 @@ def address(text: str, *, what: str = "an address", default_scheme: str = "tcp")
     return Address(scheme, host, whole(port, lo=1, hi=65535, what="a port", max_digits=5))
 
 
-__all__ = ["MAX_DIGITS", "Address", "ReadError", "address", "decimal", "is_whole", "shown", "whole"]
+__all__ = [
+    "MAX_DIGITS",
+    "MAX_VERSION_DIGITS",
+    "Address",
+    "ReadError",
+    "address",
+    "decimal",
+    "is_whole",
+    "looks_numeric",
+    "shown",
+    "version",
+    "whole",
+]

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import reader
 from .cache import memo
 from .data import data_dir
 from .errors import InputError, UnknownRuleset
@@ -178,7 +179,12 @@ def shipped_names() -> list[str]:
 
 
 def _version_key(name: str) -> tuple[int, ...]:
-    return tuple(int(x) for x in name.split("/", 1)[1].split("."))
+    # A name _VERSIONED matched: digits and dots, each number at most 9 digits (shipped and loaded names have
+    # three; a name of another form, never loadable, sorts by what its numbers say).
+    return tuple(
+        reader.whole(x, what="a number of a version", max_digits=reader.MAX_VERSION_DIGITS)
+        for x in name.split("/", 1)[1].split(".")
+    )
 
 
 def resolve_name(ref: str) -> str:
@@ -202,12 +208,14 @@ def resolve_among(ref: str, names: Iterable[str]) -> str:
 
 
 def _is_versioned(name: str) -> bool:
-    return _FULL_NAME.fullmatch(name) is not None
+    return _VERSIONED.fullmatch(name) is not None
 
 
 # ``id/version``: a ruleset's full name. A version is digits and dots, so
 # that ``vitou/1.0`` is still read as a (wrong) name, not as a file.
 _FULL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*/[0-9]+(\.[0-9]+)*")
+# A name whose version can be compared: each number at most 9 digits, as a version's (reader.MAX_VERSION_DIGITS).
+_VERSIONED = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*/[0-9]{1,9}(\.[0-9]{1,9})*")
 _RULES_SUFFIXES = (".yaml", ".yml", ".json")
 
 

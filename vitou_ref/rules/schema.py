@@ -14,6 +14,7 @@ import referencing.jsonschema
 
 from .data import data_dir
 from .problems import Problem
+from .versions import VERSION_PATTERN, parse_version
 from .yamlsafe import Document
 
 MAX_PROBLEMS = 50
@@ -105,9 +106,21 @@ def _message(err: jsonschema.ValidationError) -> str:
         allowed = list(value) if err.validator == "enum" else [value]
         return f"{inst} is not one of {', '.join(map(repr, allowed))}"
     if err.validator == "pattern":
-        return f"{inst} does not match the pattern {err.validator_value!r}"
+        version = _version_problem(err)
+        return version or f"{inst} does not match the pattern {err.validator_value!r}"
     msg = err.message
     return msg if len(msg) <= 200 else msg[:197] + "..."
+
+
+def _version_problem(err: jsonschema.ValidationError) -> str | None:
+    """What is wrong with a version (or the version of a name) the schema's version pattern refused, in words."""
+    if not isinstance(err.instance, str) or not str(err.validator_value).endswith(f"{VERSION_PATTERN}$"):
+        return None
+    try:
+        parse_version(err.instance.rpartition("/")[2])
+    except ValueError as exc:
+        return str(exc)
+    return None  # the version reads: what the pattern refused is the id before it
 
 
 def _unbound_rule(err: jsonschema.ValidationError) -> str | None:

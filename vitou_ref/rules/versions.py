@@ -7,10 +7,14 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from . import reader
+
 Version = tuple[int, int, int]
 
-# A version is three whole numbers without leading zeros, as semver writes them.
-_VERSION = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)")
+# A version is three whole numbers without leading zeros, as semver writes them, of at most 9 digits each
+# (reader.MAX_VERSION_DIGITS); the rules schema's pattern is this one.
+VERSION_PATTERN = r"(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})"
+_VERSION = re.compile(VERSION_PATTERN)
 _LOOSE_VERSION = re.compile(r"[0-9]+\.[0-9]+\.[0-9]+")
 _ID = re.compile(r"[a-z][a-z0-9-]*")
 _OPS = (">=", "<=", ">", "<", "=")  # the two-character operators first, so that ">=" is not read as ">"
@@ -21,15 +25,17 @@ _FORMS = (
 
 
 def parse_version(text: str) -> Version:
-    """The integer triple of ``MAJOR.MINOR.PATCH``; ValueError saying what is wrong otherwise."""
-    m = _VERSION.fullmatch(text)
-    if m is not None:
-        return int(m[1]), int(m[2]), int(m[3])
+    """The integer triple of ``MAJOR.MINOR.PATCH``; ValueError saying what is wrong otherwise.
+
+    Each number is at most 9 digits (the reader's bound): a longer one is refused here, before any int().
+    """
     if _LOOSE_VERSION.fullmatch(text):
-        raise ValueError(f"{text!r}: the numbers of a version have no leading zeros")
+        return reader.version(text)  # no leading zeros, at most 9 digits a number, or ReadError (a ValueError)
     if re.fullmatch(r"[0-9]+\.[0-9]+\.[0-9]+[-+].*", text, flags=re.DOTALL):
-        raise ValueError(f"{text!r}: pre-release and build tags are not supported; a version is MAJOR.MINOR.PATCH")
-    raise ValueError(f"{text!r} is not a version: give MAJOR.MINOR.PATCH, three whole numbers (1.0.0)")
+        raise ValueError(
+            f"{reader.shown(text)}: pre-release and build tags are not supported; a version is MAJOR.MINOR.PATCH"
+        )
+    raise ValueError(f"{reader.shown(text)} is not a version: give MAJOR.MINOR.PATCH, three whole numbers (1.0.0)")
 
 
 def version_key(version: str) -> Version:
@@ -129,7 +135,7 @@ def _comparator(text: str, term: str) -> Comparator:
             raise ValueError(f"range {text!r}: {op} is followed by its version, with no space between ({op}1.0.0)")
         if term.startswith(op):
             return Comparator(op, _version_in(text, term[len(op) :]))
-    if term[:1].isdigit():
+    if reader.looks_numeric(term[:1]):
         raise ValueError(
             f"range {text!r}: in a list of comparators each version has its operator (>=, >, <=, <, =): {term!r}"
         )
@@ -149,7 +155,7 @@ def parse_range(text: str) -> Range:
     terms = text.split(" ")
     if "" in terms:
         raise ValueError(f"range {text!r}: comparators are separated by one space, with none before or after")
-    if len(terms) == 1 and terms[0][:1].isdigit():
+    if len(terms) == 1 and reader.looks_numeric(terms[0][:1]):
         return Range(text, (Comparator("=", _version_in(text, terms[0])),))
     if terms[0].startswith("^"):
         if len(terms) > 1:

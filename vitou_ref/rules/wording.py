@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from . import reader
 from .model import Clause, Ruleset, thaw
 from .problems import Problem
 from .registry import load_ruleset
@@ -103,7 +104,8 @@ def _wording_only(doc: Document, rules: Ruleset, base: Ruleset) -> Iterator[Prob
 
 
 def _figures(text: str) -> set[int]:
-    return {int(x) for x in _FIGURE.findall(_CITATION.sub("", text))}
+    # A run of digits too long to be a count of the rules is no figure the data could hold.
+    return {reader.whole(x) for x in _FIGURE.findall(_CITATION.sub("", text)) if reader.is_whole(x)}
 
 
 def _numbers(value: Any, path: str = "") -> Iterator[tuple[str, int]]:

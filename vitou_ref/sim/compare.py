@@ -48,6 +48,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..rules import reader
 from .figures import Figures, order
 from .pairedfigs import DUPLICATE_METHOD, PAIRED_METHOD, is_match_figure, kind_advantage, paired_json
 from .shards import Result
@@ -86,7 +87,7 @@ def _by_count(c: Mapping[str, int]) -> list[str]:
 
 
 def numeric_values(f: Figures) -> dict[int, int]:
-    return {int(k): v for k, v in f.values_won.items() if k.isdigit()}
+    return {reader.whole(k): v for k, v in f.values_won.items() if reader.is_whole(k, 16)}
 
 
 def ruleset_figures(f: Figures, two_kinds: bool) -> dict[str, Any]:
@@ -95,7 +96,7 @@ def ruleset_figures(f: Figures, two_kinds: bool) -> dict[str, Any]:
     hp |= {"median": median(f.hands_per_match), "min": min(f.hands_per_match, default=0)}
     hp["max"] = max(f.hands_per_match, default=0)
     hv = mean_of(moments(numeric_values(f)), f.values_won)
-    hv["not_numeric"] = sum(v for k, v in f.values_won.items() if not k.isdigit())
+    hv["not_numeric"] = sum(v for k, v in f.values_won.items() if not reader.is_whole(k, 16))
     return {
         "ruleset": f.ruleset,
         "twenty_at": f.twenty_at,
@@ -230,7 +231,7 @@ def pct(s: Mapping[str, Any]) -> str:
 
 
 def avg(m: Mapping[str, Any]) -> str:
-    exact = moments({int(k): v for k, v in m["distribution"].items() if str(k).isdigit()})
+    exact = moments({reader.whole(k): v for k, v in m["distribution"].items() if reader.is_whole(str(k), 16)})
     lo, hi = exact.interval()
     return f"{exact.mean:.2f} [{lo:.2f}–{hi:.2f}]"
 
@@ -298,7 +299,9 @@ def charts(rep: Mapping[str, Any]) -> list[Chart]:
             shares[r["ruleset"]] = tuple(counts.get(c, 0) / total if total else 0.0 for c in cats)
         return Chart(title, axis, unit, tuple(cats), shares)
 
-    lengths = {int(k) for r in rs for k in r["hands_per_match"]["distribution"]}
+    lengths = {
+        reader.whole(k) for r in rs for k in r["hands_per_match"]["distribution"]
+    }  # mean_of wrote them from counts
     length_cats = [str(n) for n in range(min(lengths, default=0), max(lengths, default=0) + 1)]
     endings = list(dict.fromkeys(k for r in rs for k in r["endings"]))
     values = sorted({k for r in rs for k in r["hand_values"]["distribution"]}, key=order)

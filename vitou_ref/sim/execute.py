@@ -6,6 +6,7 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -68,19 +69,85 @@ def process_pool(jobs: int, tasks: int) -> Iterator[ProcessPoolExecutor]:
         pool.shutdown(wait=finished_ok, cancel_futures=True)
 
 
+HANDSHAKE_SECONDS = 30.0  # Dask's own default to connect; its handshake, which has none, is held to it too
+
+
+class SchedulerSilent(TimeoutError):
+    """The scheduler took the connection and never answered Dask's handshake within the bound."""
+
+
 @contextlib.contextmanager
-def dask_executor(address: str) -> Iterator[tuple[Executor, int]]:
+def dask_executor(address: str, timeout: float = HANDSHAKE_SECONDS) -> Iterator[tuple[Executor, int]]:
     """The executor of the Dask cluster at ``address`` and its number of worker threads; Dask is imported here
-    only, and only installed with the extra vitou[dask]."""
+    only, and only installed with the extra vitou[dask]. OSError when it cannot be reached within ``timeout``
+    seconds, SchedulerSilent when it takes the connection and says nothing."""
     import importlib
 
     # Through importlib: Dask's types are partial, and mypy must pass with and without the extra.
     distributed: Any = importlib.import_module("distributed")
-    client = distributed.Client(address)
+    client = _connect(distributed, address, timeout)
     try:
         yield client.get_executor(), max(1, sum(client.nthreads().values()))
     finally:
         client.close()
+
+
+def _connect(distributed: Any, address: str, timeout: float) -> Any:
+    """A Dask client of the scheduler at ``address``, made within ``timeout`` seconds or not at all.
+
+    Dask bounds the connection by its timeout, but not the handshake after it: a peer that accepts and says
+    nothing holds Client() forever. It is made in a thread of its own, given up on at the deadline; should it
+    be made after all, that thread closes it.
+    """
+    _handshake(distributed, address, timeout)
+    made: dict[str, Any] = {}
+    lock = threading.Lock()
+
+    def make() -> None:
+        try:
+            client = distributed.Client(address, timeout=timeout, set_as_default=False)
+        except Exception as exc:  # whatever the peer sent: reported below as not reached
+            made["error"] = exc
+            return
+        with lock:
+            if made.get("abandoned"):
+                client.close()
+            else:
+                made["client"] = client
+
+    thread = threading.Thread(target=make, name="vitou-scheduler-connect", daemon=True)
+    thread.start()
+    thread.join(timeout + 1.0)  # Dask's own timeout first, when it applies: its message says more
+    with lock:
+        if "client" in made:
+            return made["client"]
+        made["abandoned"] = True
+    error = made.get("error")
+    if error is None:
+        raise SchedulerSilent(f"no answer to Dask's handshake within {timeout:g} s")
+    if isinstance(error, OSError):
+        raise error
+    raise ConnectionError(f"{type(error).__name__}: {error}")
+
+
+def _handshake(distributed: Any, address: str, timeout: float) -> None:
+    """Dask's handshake with the scheduler, alone and bounded: a peer that is silent, or answers what Dask cannot
+    read, is found here, before a Client is made (a Client that fails half-made hangs on its way out)."""
+    import asyncio
+
+    async def probe() -> None:
+        # A second more than Dask's own bound on connecting: a peer never reached is Dask's OSError, which says so.
+        comm = await asyncio.wait_for(distributed.comm.connect(address, timeout=timeout), timeout + 1.0)
+        await comm.close()
+
+    try:
+        asyncio.run(probe())
+    except (asyncio.TimeoutError, TimeoutError):  # one class from Python 3.11 on
+        raise SchedulerSilent(f"no answer to Dask's handshake within {timeout:g} s") from None
+    except OSError:
+        raise
+    except Exception as exc:  # whatever the peer sent that Dask could not read
+        raise ConnectionError(f"{type(exc).__name__}: {exc}") from None
 
 
 Task = tuple[Sequence[str | Tables], Lineup, int, int, int, str]  # the arguments of play_units for one range
@@ -161,8 +228,10 @@ def end_workers(pool: ProcessPoolExecutor) -> None:
 
 
 __all__ = [
+    "HANDSHAKE_SECONDS",
     "Inline",
     "Part",
+    "SchedulerSilent",
     "Task",
     "combine",
     "dask_executor",

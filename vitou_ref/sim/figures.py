@@ -9,6 +9,7 @@ from typing import Any
 
 from ..engine.events import Event, HandEvent, MatchEvent, TrickEvent
 from ..engine.state import TWENTY, TWENTY_TWENTY
+from ..rules import reader
 
 
 @dataclass
@@ -69,7 +70,7 @@ class Figures:
             items = raw[name]
             if not isinstance(items, Mapping):
                 raise CountsError((name,), f"{name} is not an object")
-            key = _number_key if name == "hands_per_match" else str
+            key = _number_key if name == "hands_per_match" else _value_key if name.startswith("values") else str
             getattr(f, name).update({_counted(k, (name, k), key): _counted(v, (name, k)) for k, v in items.items()})
         return f
 
@@ -143,14 +144,21 @@ def _counted(v: object, where: tuple[object, ...], read: Callable[[Any], Any] = 
 
 def _number_key(k: object) -> int:
     # JSON's object keys are strings: a number of hands is written "7".
-    if not isinstance(k, str) or not k.isascii() or not k.isdigit() or len(k) > 16:
-        raise ValueError(f"{str(k)[:40]!r} is not a number of hands")
-    return count(int(k))
+    if not isinstance(k, str) or not reader.is_whole(k, 16):
+        raise ValueError(f"{reader.shown(str(k))} is not a number of hands")
+    return count(reader.whole(k, max_digits=16))
+
+
+def _value_key(k: object) -> str:
+    """A hand's value as counted: its points ("3") or, for a bid worth the match, the bid's name ("baraque")."""
+    if not isinstance(k, str) or (reader.looks_numeric(k) and not reader.is_whole(k, 16)):
+        raise ValueError(f"{reader.shown(str(k))} is not a hand's value: points in the digits 0-9, or a bid's name")
+    return k
 
 
 def order(key: str) -> tuple[int, str]:
     """Numbers first, in order, then names (a match-winning bid's value is its name)."""
-    return (int(key), "") if key.isdigit() else (10**9, key)
+    return (reader.whole(key), "") if reader.is_whole(key, 16) else (10**9, key)
 
 
 class MatchTally:

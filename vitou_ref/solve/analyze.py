@@ -12,22 +12,28 @@ from typing import Any
 from ..engine.tables import Tables
 from .deals import pack_counts, rank_deals
 from .line import principal_line
-from .solver import Position, Solver
+from .solver import Budget, Position, Solver
 
 Z95 = 1.959963984540054
 DEFAULT_SAMPLE = 2000
+# The positions the solvers of one run may search, every ruleset's together: a few minutes of one core.
+DEFAULT_POSITIONS = 50_000_000
+# The positions each table of a solver keeps (emptied when full: the values never depend on it, the memory
+# does): a few hundred bytes each, so a run holds a few hundred MB at most, however large the pack.
+TABLE_POSITIONS = 250_000
 SOLVED = (
     "card play only, every seat seeing every card, both sides playing to win the hand (+1/0/-1); "
     "no bids, refusals or twenty decisions: the hand is held at its value"
 )
-# The figures, in the order they are shown, each a count of deals out of the deals analysed.
-SHARES = (
+# The figures, in the order they are shown, each a count of deals out of the deals analysed; a hand of more
+# tricks than three has a "decided after" figure for each of them (shares()).
+WINS = (
     ("leader_wins", "the first leader's side wins the hand"),
     ("other_wins", "the other side wins the hand"),
     ("nobody_wins", "nobody wins the hand"),
-    ("decided_in_1", "decided after one trick, the winner forcing it soonest"),
-    ("decided_in_2", "decided after two tricks, the winner forcing it soonest"),
-    ("decided_in_3", "decided after three tricks, the winner forcing it soonest"),
+)
+_COUNTS = ("one", "two", "three", "four", "five", "six", "seven", "eight")  # the most tricks the schema allows
+READINGS = (
     ("tie_on_line", "a trick ties on the principal line"),
     ("leader_wins_through_tie", "the first leader's side wins, a trick tying on the principal line"),
     ("other_wins_through_tie", "the other side wins, a trick tying on the principal line"),
@@ -36,16 +42,33 @@ SHARES = (
 )
 
 
+def shares(tricks: int) -> tuple[tuple[str, str], ...]:
+    """The figures of a ruleset whose hands have ``tricks`` tricks: every count the rules schema allows."""
+    decided = tuple(
+        (
+            f"decided_in_{k}",
+            f"decided after {_COUNTS[k - 1] if k <= len(_COUNTS) else k} trick{'s' if k > 1 else ''}, the winner "
+            "forcing it soonest",
+        )
+        for k in range(1, tricks + 1)
+    )
+    return WINS + decided + READINGS
+
+
 @dataclass
 class Tally:
     """Weighted counts of solved deals: card deals when every deal is counted, sampled deals otherwise."""
 
-    counts: dict[str, int] = field(default_factory=lambda: {k: 0 for k, _ in SHARES})
+    tricks: int = 3
+    counts: dict[str, int] = field(default_factory=dict)
     weight: int = 0
     distinct: int = 0
     # The paired difference, per deal, of each side's win between the ruleset's reading and the other one.
     diff: dict[str, list[int]] = field(default_factory=lambda: {"leader": [0, 0], "other": [0, 0]})
     times: list[float] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.counts = {k: 0 for k, _ in shares(self.tricks)}
 
     def add(self, solver: Solver, alt: Solver, pos: Position, w: int) -> None:
         flip = -1 if solver.side_of[pos.leader] else 1  # values are side 0's; the figures are the leader's side's
@@ -69,12 +92,15 @@ class Tally:
             self.diff[side][1] += w * d * d
 
 
-def analyze(t: Tables, sample: int = DEFAULT_SAMPLE, seed: int = 1) -> dict[str, Any]:
-    """The figures of one ruleset: exact over every deal for two seats, else over ``sample`` seeded deals."""
+def analyze(t: Tables, sample: int = DEFAULT_SAMPLE, seed: int = 1, budget: Budget | None = None) -> dict[str, Any]:
+    """The figures of one ruleset: exact over every deal for two seats, else over ``sample`` seeded deals.
+
+    ``budget``: the positions the solvers may search; OverBudget, at once, when the work would go past it.
+    """
     dealer = next(d for d in range(t.n) if t.first_leader[d] == 0)  # the first leader is seat 0
-    solver = Solver(t, dealer)
-    alt = Solver(t, dealer, partners_win=not t.tie_partners_win)
-    tally = Tally()
+    solver = Solver(t, dealer, budget=budget, max_memo=TABLE_POSITIONS)
+    alt = Solver(t, dealer, partners_win=not t.tie_partners_win, budget=budget, max_memo=TABLE_POSITIONS)
+    tally = Tally(t.tricks)
     exact = t.n == 2
     start = time.process_time()
     if exact:
@@ -102,7 +128,7 @@ def analyze(t: Tables, sample: int = DEFAULT_SAMPLE, seed: int = 1) -> dict[str,
 def _figures(t: Tables, tally: Tally, exact: bool, sample: int, seed: int) -> dict[str, Any]:
     n = tally.weight
     figures: dict[str, Any] = {}
-    for key, words in SHARES:
+    for key, words in shares(t.tricks):
         k = tally.counts[key]
         figures[key] = {"what": words, "count": k, "share": k / n, "interval": None if exact else wilson(k, n)}
     for side in ("leader", "other"):

@@ -52,6 +52,10 @@ def _forced(solver: Solver, pos: Position, value: int, k: int, memo: dict[tuple[
     found = memo.get(key)
     if found is not None:
         return found
+    if solver.budget is not None:
+        solver.budget.spend()
+    if len(memo) > solver.max_memo:  # the answers never depend on it; the memory does
+        memo.clear()
     mine = solver.side_of[solver.to_play(pos)] == (0 if value > 0 else 1)
     done = solver.depth[pos.node] + 1  # the tricks completed once the trick in play ends
     result = not mine

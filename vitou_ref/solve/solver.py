@@ -22,6 +22,27 @@ Hands = tuple[tuple[int, ...], ...]  # each seat's strengths, ascending
 MAX_MEMO = 2_000_000  # entries kept before the table is emptied (the values never depend on it)
 
 
+class OverBudget(Exception):
+    """The search was stopped: it had searched as many positions as its budget allows."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__(f"more than {most:,} positions searched")
+        self.most = most
+
+
+class Budget:
+    """The positions a search may visit, shared by every solver of one run; OverBudget past ``most``."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.used = 0
+
+    def spend(self, n: int = 1) -> None:
+        self.used += n
+        if self.used > self.most:
+            raise OverBudget(self.most)
+
+
 @dataclass(frozen=True)
 class Position:
     """A moment of a hand's card play: what each seat holds, the trick's leader, the trie node, the trick so far."""
@@ -39,8 +60,18 @@ class Solver:
     (``Tables.tie_partners_win``), to measure what that reading is worth.
     """
 
-    def __init__(self, t: Tables, dealer: int, *, partners_win: bool | None = None) -> None:
+    def __init__(
+        self,
+        t: Tables,
+        dealer: int,
+        *,
+        partners_win: bool | None = None,
+        budget: Budget | None = None,
+        max_memo: int = MAX_MEMO,
+    ) -> None:
         self.t = t
+        self.budget = budget  # None: no bound (a player's search, whose positions are few)
+        self.max_memo = max_memo  # entries each table keeps before it is emptied
         self.n = t.n
         self.side_of = t.side_of
         self.trie_next = t.trie_next
@@ -72,6 +103,7 @@ class Solver:
         self._memo.clear()
         self._inside.clear()
         self._keep.clear()
+        self._moves.clear()
 
     def position(self, hands: list[list[int]] | Hands, leader: int) -> Position:
         """The position at a hand's start from each seat's cards (card ids) and the first leader."""
@@ -86,7 +118,7 @@ class Solver:
 
     def at_least(self, pos: Position, thr: int) -> bool:
         """Whether side 0 can make the hand worth at least ``thr`` to it, whatever side 1 plays."""
-        if len(self._memo) > MAX_MEMO:
+        if len(self._memo) > self.max_memo:
             self._memo.clear()
         if not pos.played:
             return self._trick_start(pos.hands, pos.leader, pos.node, thr)
@@ -94,7 +126,7 @@ class Solver:
         key = (pos.hands, pos.leader, pos.node, thr, pos.played)
         found = self._inside.get(key)
         if found is None:
-            if len(self._inside) > MAX_MEMO:
+            if len(self._inside) > self.max_memo:
                 self._inside.clear()
             found = self._inside[key] = self._in_trick(pos.hands, pos.leader, pos.node, thr, pos.played)
         return found
@@ -105,7 +137,7 @@ class Solver:
         found = self._keep.get(key)
         if found is not None:
             return found
-        if len(self._keep) > MAX_MEMO:
+        if len(self._keep) > self.max_memo:
             self._keep.clear()
         v = self.value(pos)
         maxing = self.side_of[self.to_play(pos)] == 0
@@ -156,6 +188,8 @@ class Solver:
     def _moves_of(self, hand: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
         found = self._moves.get(hand)
         if found is None:
+            if len(self._moves) > self.max_memo:
+                self._moves.clear()
             out = []
             for i, s in enumerate(hand):
                 if i == 0 or hand[i - 1] != s:
@@ -184,6 +218,8 @@ class Solver:
         return found
 
     def _in_trick(self, hands: Hands, leader: int, node: int, thr: int, played: tuple[int, ...]) -> bool:
+        if self.budget is not None:
+            self.budget.spend()
         seat = self.order[leader][len(played)]
         maxing = self.side_of[seat] == 0
         last = len(played) + 1 == self.n
