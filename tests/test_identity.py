@@ -108,13 +108,15 @@ def _certify(tmp: Path, capsys: pytest.CaptureFixture[str], impl: str, *args: st
 
 
 def _reread(report: Path, capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
-    """The report as vitou report reads it: no problem found, and the summary's rows."""
+    """The report as vitou report reads it: no problem found, and the summary's rows (with the report's change)."""
     assert problems(read_report(str(report))) == []
     assert main(["report", "--format", "json", str(report)]) == 0
     out = capsys.readouterr()
     assert "REPORT_" not in out.err
-    rows: list[dict[str, Any]] = json.loads(out.out)["summary"]
-    return rows
+    doc = json.loads(out.out)
+    (said,) = doc["reports"]
+    rows: list[dict[str, Any]] = doc["summary"]
+    return [{**row, "identity_changed": said["identity_changed"]} for row in rows]
 
 
 def _case(doc: dict[str, Any], case_id: str) -> dict[str, Any]:
@@ -133,6 +135,7 @@ def _refused(doc: dict[str, Any], rows: list[dict[str, Any]], changed: str, at: 
         assert set(v["levels"].values()) == {"not conformant"}
         assert "certified:" not in v["line"]
     for row in rows:
+        assert changed in row["identity_changed"]
         assert row["verdict"] == "not conformant"
         assert set(row["levels"].values()) == {"not conformant"}
         assert row["envelope"]["verdict"] == "not conformant"
@@ -257,7 +260,7 @@ def test_a_restart_with_the_same_identity_is_no_fault(
     assert status == 0, doc["verdicts"]
     assert _starts(tmp_path) == 2
     assert all(v["certified"] for v in doc["verdicts"])
-    assert all(r["verdict"] == "conformant" for r in _reread(report, capsys))
+    assert all(r["verdict"] == "conformant" and r["identity_changed"] is None for r in _reread(report, capsys))
 
 
 @pytest.mark.parametrize("field", SAME)

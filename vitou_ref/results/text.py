@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .._version import __version__
+from ..kit.verdicts import changed_identity
 from ..present import escape
 from ..present import markdown as mdown
 from ..rules.plurals import counted
@@ -44,6 +45,7 @@ def _cut(text: str, limit: int) -> str:
 def render_text(c: Comparison) -> str:
     out = [_heading(c), ""]
     out += [f"  {e.letter}  {_cut(e.label, 120)}: {_cut(_whence(e), 300)}" for e in c.entrants]
+    out += [f"  {e.letter}  {_cut(_changed(e) or '', 800)}" for e in c.entrants if _changed(e)]
     out += ["", "summary (one row per implementation and ruleset):"]
     head = ["", "implementation", "version", "language", "ruleset", "passed", "clauses", "verdict", "level", "envelope"]
     rows = [head]
@@ -58,6 +60,12 @@ def render_text(c: Comparison) -> str:
     for g in c.groups:
         out += ["", *_text_group(g)]
     return "\n".join(out) + "\n"
+
+
+def _changed(e: Entrant) -> str | None:
+    """Why no verdict of the report counts, when its implementation changed its identity during the run."""
+    change = changed_identity(e.report.cases)
+    return None if change is None else f"no verdict of this run counts: {change}"
 
 
 def _heading(c: Comparison) -> str:
@@ -118,6 +126,8 @@ def render_markdown(c: Comparison) -> str:
     for e in c.entrants:
         if e.report.stopped:
             out += [f"> **{_md(e.label)}**: incomplete, {_md(e.report.stopped)}.", ""]
+        if _changed(e):
+            out += [f"> **{_md(e.label)}**: {_md(_changed(e) or '', 800)}.", ""]
     for g in c.groups:
         out += _md_group(g)
     return "\n".join(out)
@@ -171,6 +181,7 @@ def _report_json(e: Entrant) -> dict[str, Any]:
         "results": len(r.cases),
         "known_failures": r.known_failures,
         "incomplete": r.stopped,
+        "identity_changed": changed_identity(r.cases),
         "level": r.level,
     }
 
