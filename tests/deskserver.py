@@ -10,6 +10,7 @@ import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
+from http.server import ThreadingHTTPServer
 
 from vitou_ref.desk.server import serve
 from vitou_ref.desk.state import Desk
@@ -19,6 +20,7 @@ from vitou_ref.desk.state import Desk
 class Served:
     desk: Desk
     url: str  # the page's address, with the secret
+    server: ThreadingHTTPServer
 
     @property
     def secret(self) -> str:
@@ -56,7 +58,7 @@ def served(save_dir: str | None = None) -> Iterator[Served]:
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield Served(desk, url)
+        yield Served(desk, url, server)
     finally:
         server.shutdown()
         server.server_close()

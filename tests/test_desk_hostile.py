@@ -206,3 +206,98 @@ def test_the_page_shows_in_chromium_under_its_own_policy() -> None:
         assert p.evaluate("getComputedStyle(document.querySelector('.masthead h1')).marginTop") == "4px"
         assert p.evaluate("getComputedStyle(document.querySelector('.seats')).display") == "grid"
         assert p.evaluate("document.styleSheets.length") == 2
+
+
+# ------------------------------------------------------------------ ordinary faults: a 4xx or a message, never a 500
+
+
+def _exchange(s: Served, head: bytes, body: bytes, *, half_close: bool = True) -> tuple[int, bytes]:
+    """A request written byte for byte (headers outside Latin-1 too), and the status and body of the answer."""
+    host, port = s.origin.split("//")[1].split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as sock:
+        request = b"POST /" + s.secret.encode() + b"/do HTTP/1.1\r\nHost: " + f"{host}:{port}".encode()
+        sock.sendall(request + b"\r\nContent-Type: application/x-www-form-urlencoded\r\n" + head + b"\r\n" + body)
+        if half_close:
+            sock.shutdown(socket.SHUT_WR)  # the client has sent all it will send
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+            if b"\r\n\r\n" in answer and half_close is False:
+                break
+    status = int(answer.split(b" ", 2)[1])
+    return status, answer.split(b"\r\n\r\n", 1)[-1]
+
+
+@pytest.mark.parametrize(
+    "length",
+    ["²".encode("latin-1"), "١٢".encode(), "１２".encode(), b"9" * 5000, b"-1", b"+12", b"12 ", b"0x1f", b"1e3", b""],
+    ids=lambda b: repr(b[:12]),
+)
+def test_a_content_length_that_is_not_ascii_digits_is_refused(desk: Served, length: bytes) -> None:
+    before = desk.get("record.yaml")[1]
+    status, said = _exchange(desk, b"Content-Length: " + length + b"\r\n", _form(desk, "undo"))
+    assert 400 <= status < 500 and b"error in vitou" not in said
+    assert desk.get("record.yaml")[1] == before
+    _still_serving(desk)
+
+
+def test_two_content_lengths_are_refused(desk: Served) -> None:
+    body = _form(desk, "undo")
+    head = f"Content-Length: {len(body)}\r\nContent-Length: {len(body) + 5}\r\n".encode()
+    assert _exchange(desk, head, body)[0] == 400
+    _still_serving(desk)
+
+
+def test_a_body_shorter_than_its_content_length_is_refused_and_changes_nothing(desk: Served) -> None:
+    body = _form(desk, "undo")
+    status, said = _exchange(desk, f"Content-Length: {len(body) + 10}\r\n".encode(), body)
+    assert status == 400 and b"shorter" in said
+    _still_serving(desk)  # the undo was not made: a cut body is not a form
+
+
+def test_a_body_that_stops_coming_is_refused_once_the_wait_is_over(desk: Served) -> None:
+    desk.server.RequestHandlerClass.timeout = 1  # type: ignore[attr-defined]
+    body = _form(desk, "undo")
+    status, said = _exchange(desk, f"Content-Length: {len(body) + 10}\r\n".encode(), body, half_close=False)
+    assert status == 408 and b"error in vitou" not in said
+    _still_serving(desk)
+
+
+def test_a_save_folder_removed_while_the_desk_runs_gets_a_message(desk: Served, tmp_path: Path) -> None:
+    (tmp_path / "saved").rmdir()
+    status, html = desk.post("save")
+    assert status == 200 and "error in vitou" not in html
+    problems = html[html.index('id="problems"') :]
+    assert "not saved" in problems and "folder given at start" in problems
+    (tmp_path / "saved").mkdir()
+    assert "saved as record-" in desk.post("save")[1]
+
+
+@pytest.mark.parametrize(
+    "number", ["²", "١", "１", "𝟙", "9" * 5000, "-1", "+1", " 1", "1.0", "", "\x00", "\u202e1"], ids=lambda s: repr(s[:8])
+)
+@pytest.mark.parametrize(
+    ("op", "fields"),
+    [
+        ("deal", {"deal": "N", "paste": SECTION_05}),
+        ("drop_deal", {"deal": "N"}),
+        ("claim", {"at": "N", "claim": "x"}),
+        ("drop_claim", {"claim": "N"}),
+        ("branch", {"at": "N"}),
+        ("switch", {"branch": "N"}),
+        ("drop_branch", {"branch": "N"}),
+        ("game", {"ruleset": "vitou/1.0.0", "dealer": "W", "score-NS": "N", "score-EW": "N"}),
+    ],
+)
+def test_a_number_in_a_form_is_ascii_digits_in_its_range_or_the_form_changes_nothing(
+    desk: Served, op: str, fields: dict[str, str], number: str
+) -> None:
+    desk.post("claim", {"at": "1", "claim": "first"})
+    desk.post("branch", {"at": "1"})
+    desk.post("switch", {"branch": "0"})
+    before = [b.data for b in desk.desk.branches], desk.desk.current
+    status, html = desk.post(op, {k: number if v == "N" else v for k, v in fields.items()})
+    refused = status == 400 or (status == 200 and 'id="problems"' in html)
+    assert refused or (op, number) == ("game", ""), (status, html[-300:])  # blank scores: no starting score
+    assert "error in vitou" not in html
+    assert ([b.data for b in desk.desk.branches], desk.desk.current) == before

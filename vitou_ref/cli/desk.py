@@ -9,10 +9,13 @@ LANGS = ("en", "fr", "pt", "ru")
 
 
 def port_number(text: str) -> int:
-    """A TCP port, or 0 for a free one."""
-    if not text.isdigit() or not 0 <= int(text) <= 65535:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port: a whole number from 0 to 65535")
-    return int(text)
+    """A TCP port, or 0 for a free one: ASCII digits only, as the one reader reads every number."""
+    from ..rules.reader import ReadError, whole
+
+    try:
+        return whole(text, lo=0, hi=65535, what="a port (0 for a free one)", max_digits=5)
+    except ReadError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -40,14 +43,19 @@ def cmd_desk(args: argparse.Namespace) -> int:
 
 
 def run_desk(port: int, *, open_browser: bool, save_dir: str | None, lang: str) -> int:
+    import contextlib
     import os
     import webbrowser
 
+    from ..desk.launch import launch_file
     from ..desk.server import serve
     from ..desk.state import Desk
 
     if save_dir is not None and not os.path.isdir(save_dir):
         print(f"vitou desk: --save-dir {save_dir!r} is not a directory", file=sys.stderr)
+        return 2
+    if save_dir is not None and not os.access(save_dir, os.W_OK | os.X_OK):
+        print(f"vitou desk: --save-dir {save_dir!r} is not a folder this user can write into", file=sys.stderr)
         return 2
     desk = Desk(save_dir=os.path.abspath(save_dir) if save_dir else None, lang=lang)
     try:
@@ -55,12 +63,15 @@ def run_desk(port: int, *, open_browser: bool, save_dir: str | None, lang: str) 
     except OSError as exc:
         print(f"vitou desk: cannot listen on 127.0.0.1:{port}: {exc.strerror}", file=sys.stderr)
         return 2
+    # The address is said to this user's terminal only; the browser is given a private file that leads there,
+    # never the address itself: a command line is readable by every local user.
     print(f"vitou desk: {url}", flush=True)
     print("(the address holds the secret of this run; stop with Ctrl-C)", flush=True)
-    if open_browser:
-        webbrowser.open(url)
     try:
-        server.serve_forever()
+        with launch_file(url) if open_browser else contextlib.nullcontext() as page:
+            if page is not None:
+                webbrowser.open(page.as_uri())
+            server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:

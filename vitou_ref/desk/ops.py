@@ -14,8 +14,13 @@ from typing import Any
 from ..protocol.wire import WireError, loads
 from ..rules.data import data_dir
 from ..rules.files import read_path, write_file
+from ..rules.reader import ReadError, whole
 from .forms import disputes
-from .state import LANGS, Desk, parse_deal
+from .state import LANGS, MAX_ACTIONS, MAX_BRANCHES, Desk, parse_deal
+
+MAX_DEALS = 999  # far more deals than a match of twenty-odd hands holds
+MAX_CLAIMS = 999
+MAX_SCORE = 999_999_999  # what the score box takes (nine digits); a score past the target is the loader's to refuse
 
 MAX_BODY = 1024 * 1024  # a record file is at most 1 MiB too
 MAX_FIELDS = 600  # a deal's grid is a field per card checked; nothing sends more
@@ -44,6 +49,17 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "load": ("text", "filename"),
 }
 MULTI = ("card-",)  # the only fields that come more than once: the cards checked for a seat
+
+# The fields that carry a number, each read by the one reader in its range (ASCII digits only): what it is, the
+# range, and whether a person types it (a bad one is said on the page) or the page writes it (hidden: a bad one
+# is a forged or stale form, refused outright).
+NUMBERS: dict[str, tuple[str, int, int, bool]] = {
+    "deal": ("a deal's index", 0, MAX_DEALS, False),
+    "claim": ("a claim's index", 0, MAX_CLAIMS, False),
+    "branch": ("a record's index", 0, MAX_BRANCHES - 1, False),
+    "at": ("an action's number", 1, MAX_ACTIONS + 1, False),  # a number box: the browser sends digits in range
+    "score-*": ("a score", 0, MAX_SCORE, True),
+}
 
 
 class Refused(Exception):
@@ -90,11 +106,21 @@ def _one(form: Form, name: str, default: str | None = None) -> str:
     return values[0]
 
 
+class Unread(Exception):
+    """A number a person typed that is not one: said on the page, and the record is kept as it was."""
+
+
 def _int(form: Form, name: str) -> int:
-    text = _one(form, name)
-    if not text.isdigit() or len(text) > 6:
-        raise Refused(400, f"the field {name!r} is a small whole number, not {text[:20]!r}")
-    return int(text)
+    """The number in field ``name``, read as NUMBERS says: Unread (typed) or Refused (hidden) when it is not one."""
+    what, lo, hi, typed = NUMBERS[
+        next(k for k in NUMBERS if k == name or (k.endswith("*") and name.startswith(k[:-1])))
+    ]
+    try:
+        return whole(_one(form, name), lo=lo, hi=hi, what=what)
+    except ReadError as exc:
+        if typed:
+            raise Unread(f"{name}: {exc}") from None
+        raise Refused(400, f"the field {name!r}: {exc}") from None
 
 
 def _action(text: str) -> Any:
@@ -109,15 +135,16 @@ def _action(text: str) -> Any:
 
 def apply(desk: Desk, op: str, form: Form) -> str:
     """Carry out one operation on the desk; the anchor of the page to show next."""
-    if op == "game":
-        lang = _one(form, "lang", desk.lang)
-        if lang not in LANGS:
-            raise Refused(400, f"unknown language {lang[:20]!r}")
-        desk.lang = lang
-        score = {k[len("score-") :]: v[0] for k, v in form.items() if k.startswith("score-")}
-        event, note = _one(form, "event", ""), _one(form, "note", "")
-        desk.set_game(_one(form, "ruleset"), _one(form, "dealer", ""), score, event, note)
+    try:
+        return _apply(desk, op, form)
+    except Unread as exc:
+        desk.notice = [str(exc)]
         return "game"
+
+
+def _apply(desk: Desk, op: str, form: Form) -> str:
+    if op == "game":
+        return _game(desk, form)
     if op == "rules_file":
         desk.add_rules_file(_one(form, "text"), os.path.basename(_one(form, "filename", "")))
         return "game"
@@ -132,6 +159,21 @@ def apply(desk: Desk, op: str, form: Form) -> str:
         desk.drop_claim(_int(form, "claim"))
         return "claims"
     return _records(desk, op, form)
+
+
+def _game(desk: Desk, form: Form) -> str:
+    lang = _one(form, "lang", desk.lang)
+    if lang not in LANGS:
+        raise Refused(400, f"unknown language {lang[:20]!r}")
+    given = [k for k in form if k.startswith("score-") and _one(form, k).strip()]
+    # A side left blank has no points yet, once another side's are given; all blank: no starting score.
+    score = {k[len("score-") :]: _int(form, k) if k in given else 0 for k in form if k.startswith("score-")}
+    event, note = _one(form, "event", ""), _one(form, "note", "")
+    was = desk.lang
+    desk.lang = lang  # the rulings of the game set are in its language; a refused game keeps the one there was
+    if not desk.set_game(_one(form, "ruleset"), _one(form, "dealer", ""), score if given else {}, event, note):
+        desk.lang = was
+    return "game"
 
 
 def _deal(desk: Desk, op: str, form: Form) -> str:
@@ -215,6 +257,9 @@ def save_into(desk: Desk) -> str | None:
             write_file(os.path.join(desk.save_dir, name), text)
         except FileExistsError:
             continue
+        except OSError as exc:  # the folder removed, made read-only or filled since the desk started
+            desk.notice = [f"the record was not saved: the folder given at start cannot be written ({exc.strerror})"]
+            return None
         desk.notice = []
         desk.info = f"saved as {name} in the folder given at start"
         return name

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from ..audit.auditpage import CSS as AUDIT_CSS
 from ..audit.auditpage import page as audit_page
 from ..present.page import CSS as SHARED_CSS
+from ..rules.reader import ReadError, whole
 from .forms import SCRIPT
 from .ops import MAX_BODY, TIMEOUT, Refused, apply, check_form, csp, log_error
 from .state import Desk
@@ -102,19 +103,31 @@ class Handler(BaseHTTPRequestHandler):
             self._send(500, b"vitou desk: an error in vitou; the records are kept", "text/plain; charset=utf-8")
 
     def _body(self) -> bytes:
-        if self.headers.get("Transfer-Encoding"):
+        """The form's bytes, all of them, or Refused; on any refusal the connection is closed, its body unread."""
+        keep = self.close_connection
+        self.close_connection = True  # as the request had it again only once the whole body is read
+        lengths = self.headers.get_all("Content-Length") or []
+        if self.headers.get("Transfer-Encoding") or not lengths:
             raise Refused(411, "send the form with a Content-Length")
-        length = self.headers.get("Content-Length")
-        if length is None or not length.isdigit():
-            raise Refused(411, "send the form with a Content-Length")
-        if int(length) > MAX_BODY:
-            self.close_connection = True  # the body is left unread
+        if len(lengths) > 1:  # two lengths: which one ends the request is what a smuggled request relies on
+            raise Refused(400, "the request gives its Content-Length more than once")
+        try:
+            length = whole(lengths[0], what="a Content-Length")
+        except ReadError as exc:
+            raise Refused(400, str(exc)) from None
+        if length > MAX_BODY:
             raise Refused(413, f"a request of the desk is at most {MAX_BODY} bytes")
         kind = (self.headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
         if kind != "application/x-www-form-urlencoded":
-            self.close_connection = True
             raise Refused(415, "the desk takes its page's forms only")
-        return self.rfile.read(int(length))
+        try:
+            body = self.rfile.read(length)
+        except TimeoutError:  # the client stopped sending: the form never came whole
+            raise Refused(408, f"the form did not come whole within {self.timeout} seconds") from None
+        if len(body) < length:
+            raise Refused(400, f"the form is shorter than its Content-Length ({len(body)} of {length} bytes)")
+        self.close_connection = keep
+        return body
 
     def _common(self) -> None:
         self.send_header("Cache-Control", "no-store")

@@ -16,10 +16,11 @@ from ..engine.actions import Malformed, action_from_json
 from ..engine.tables import tables_for
 from ..present import escape
 from ..protocol.server import match_from_setup
+from ..rules.check import check_text, warning_line
 from ..rules.errors import IllegalAction, InputError, UnknownRuleset
 from ..rules.model import Ruleset
 from ..rules.problems import Problem
-from ..rules.registry import load_rules_text, load_ruleset, shipped_names
+from ..rules.registry import load_ruleset, resolve_among, shipped_names
 from ..rules.yamlsafe import load_text
 
 SOURCE = "the record entered"
@@ -79,8 +80,21 @@ class Desk:
         return self.branches[self.current]
 
     def rules_for(self, name: str) -> Ruleset | None:
-        """A ruleset given as a file is the desk's own; a shipped name is left to the loader (None)."""
-        return self.custom.get(name)
+        """A ruleset given as a file is the desk's own; a shipped name is left to the loader (None).
+
+        A shipped name is never looked up among the uploads: a record of ``vitou/1.0.0`` is ruled by
+        the published rules, whatever was uploaded (an upload of that name is refused besides).
+        """
+        return None if name in shipped_names() else self.custom.get(name)
+
+    def named(self, ref: str) -> Ruleset:
+        """The ruleset a request names: a shipped one, by its name or id, or one uploaded here; never a file.
+
+        UnknownRuleset otherwise, listing the names the desk offers: a path is only ever an unknown name.
+        """
+        offered = [*shipped_names(), *(n for n in self.custom if n not in shipped_names())]
+        name = resolve_among(ref if len(ref) <= 100 else ref[:100] + "…", offered)  # a name, not a page of text
+        return self.rules_for(name) or load_ruleset(name)
 
     def check(self, data: dict[str, Any], name: str | None = None) -> Checked:
         """The record read back by the loader, as `vitou audit` would read its file: InputError when it cannot be.
@@ -110,12 +124,12 @@ class Desk:
 
     # ------------------------------------------------------------ the game
 
-    def set_game(self, ruleset: str, dealer: str, score: dict[str, str], event: str, note: str = "") -> bool:
+    def set_game(self, ruleset: str, dealer: str, score: dict[str, int], event: str, note: str = "") -> bool:
         data = self.draft()
         header = data["header"]
         try:
-            rules = self.custom.get(ruleset) or load_ruleset(ruleset)
-        except (UnknownRuleset, InputError) as exc:
+            rules = self.named(ruleset)
+        except UnknownRuleset as exc:
             self.notice = [f"ruleset: {exc}"]
             return False
         was = header["ruleset"]
@@ -123,8 +137,8 @@ class Desk:
         header.pop("hash", None)  # a hash names the rules it was written for; the ruleset changed
         seats = tables_for(rules).seat_ids
         header["dealer"] = dealer if dealer in seats or rules.name == was else seats[-1]  # another game's seats
-        if any(v.strip() for v in score.values()):
-            header["score"] = {side: _points(side, v) for side, v in score.items()}
+        if score:
+            header["score"] = score
         else:
             header.pop("score", None)
         for key, text in (("event", event), ("note", note)):
@@ -135,15 +149,31 @@ class Desk:
         return self.change(data)
 
     def add_rules_file(self, text: str, filename: str) -> bool:
-        try:
-            rules = load_rules_text(text, filename or "the rules file")
-        except InputError as exc:
-            self.notice = [str(p) for p in exc.problems]
+        """A ruleset of one's own, given as content and checked as ``vitou spec check`` checks a file.
+
+        A published name with other rules is refused there (VERSION_REUSED); with the same rules, the
+        published ruleset is the one used. A name already uploaded here keeps its first rules.
+        """
+        result = check_text(text, filename or "the rules file")
+        if not result.ok or result.ruleset is None:
+            self.notice = [str(p) for p in result.problems]
             return False
-        self.custom[rules.name] = rules
-        return self.set_game(
-            rules.name, tables_for(rules).seat_ids[-1], {}, str(self.branch.data["header"].get("event", ""))
-        )
+        rules = result.ruleset
+        had = self.custom.get(rules.name)
+        if had is not None and had.content_hash != rules.content_hash:
+            self.notice = [
+                f"{rules.name} is already in use here with hash {had.content_hash}: other rules need a new version"
+            ]
+            return False
+        if rules.name not in shipped_names():
+            self.custom[rules.name] = rules
+        event = str(self.branch.data["header"].get("event", ""))
+        if self.set_game(rules.name, tables_for(rules).seat_ids[-1], {}, event):
+            self.info = "; ".join(warning_line(w) for w in result.warnings)
+            return True
+        if had is None:
+            self.custom.pop(rules.name, None)  # refused whole: the upload is not kept either
+        return False
 
     def set_deal(self, index: int, deal: dict[str, list[str]]) -> bool:
         data = self.draft()
@@ -240,8 +270,8 @@ class Desk:
             self.compare_with = None
             return True
         try:
-            rules = self.custom.get(ruleset) or load_ruleset(ruleset)
-        except (UnknownRuleset, InputError) as exc:
+            rules = self.named(ruleset)
+        except UnknownRuleset as exc:
             self.notice = [f"compare: {exc}"]
             return False
         self.compare_with = rules.name
@@ -277,7 +307,7 @@ class Desk:
             header = load_text(text, name, max_bytes=MAX_RECORD_BYTES).data.get("header")
         except (InputError, AttributeError):
             return None
-        return self.custom.get(str(header.get("ruleset"))) if isinstance(header, dict) else None
+        return self.rules_for(str(header.get("ruleset"))) if isinstance(header, dict) else None
 
     def yaml(self) -> str:
         """The current record as `vitou record` writes it: the canonical YAML the kit reads."""
@@ -294,11 +324,6 @@ def positions(record: Record, rules: Ruleset) -> list[Position]:
             m.apply(action_from_json(ra.action))
     out.append(position_of(rules, m))
     return out
-
-
-def _points(side: str, text: str) -> int | str:
-    # Left as text when it is not a number, so that the loader's schema names the field.
-    return int(text) if text.strip().isdigit() and len(text.strip()) < 10 else text
 
 
 def _drop_from(data: dict[str, Any], n: int) -> None:

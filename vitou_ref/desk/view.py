@@ -13,8 +13,7 @@ from ..engine.tables import tables_for
 from ..present import escape
 from ..present.cards import prose
 from ..present.page import document
-from ..rules.errors import InputError
-from ..rules.registry import load_ruleset
+from ..rules.errors import InputError, UnknownRuleset
 from .forms import button_form, deal_form, disputes, game_form, keep_section
 from .state import Checked, Desk
 
@@ -202,7 +201,7 @@ def _compare(desk: Desk, c: Checked, secret: str) -> list[str]:
     """The same record under another ruleset, side by side, with where the rulings part (--compare-ruleset)."""
     e = escape.html
     out = ['<section id="compare"><h2>Compare under another ruleset</h2>']
-    names = [*desk.custom, *_names()]
+    names = [*desk.custom, *(n for n in _names() if n not in desk.custom)]
     opts = "".join(
         f'<option value="{e(n)}"{" selected" if n == desk.compare_with else ""}>{e(n)}</option>' for n in names
     )
@@ -214,10 +213,12 @@ def _compare(desk: Desk, c: Checked, secret: str) -> list[str]:
     )
     if desk.compare_with is None or not c.record.actions:
         return [*out, "</section>"]
-    other = desk.custom.get(desk.compare_with) or load_ruleset(desk.compare_with)
     try:
+        other = desk.named(desk.compare_with)
         compared = compare(c.record, c.rules, other, desk.lang)
         theirs = audit(c.record, other, go_on=True)
+    except UnknownRuleset as exc:
+        return [*out, f'<p class="problems">{e(exc)}</p>', "</section>"]
     except InputError as exc:
         return [*out, *(f'<p class="problems">{e(p)}</p>' for p in exc.problems), "</section>"]
     said = compare_text(compared, c.rules, other, desk.lang).splitlines()

@@ -73,12 +73,14 @@ def document(
     footer: str,
     css: str = "",
     intro: Sequence[str] = (),
+    refresh: str | None = None,
 ) -> str:
     """A whole page: no script, no file or address outside it, so that it can be mailed, archived or printed.
 
     ``title``, ``kind`` (what the page is: "Audit"), ``heading``, the
     ``provenance`` lines and ``footer`` are plain text, escaped here; ``body``
-    and ``intro`` (more of the header) are HTML the page made.
+    and ``intro`` (more of the header) are HTML the page made. ``refresh``:
+    an address the browser goes on to at once (a page that only leads there).
     """
     e = escape.html
     own = f'\n<style class="page-style">{css}</style>' if css else ""
@@ -96,6 +98,7 @@ def document(
                 "<!DOCTYPE html>",
                 f'<html lang="{e(lang)}"><head><meta charset="utf-8">',
                 '<meta name="viewport" content="width=device-width, initial-scale=1">',
+                *([f'<meta http-equiv="refresh" content="0;url={e(refresh)}">'] if refresh else []),
                 f"<title>{e(title)}</title>",
                 f'<style id="{STYLE_ID}">{CSS}</style>{own}</head><body>',
                 *header,

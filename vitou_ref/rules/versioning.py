@@ -12,7 +12,7 @@ from .model import Clause, Ruleset, thaw
 from .problems import Problem
 from .registry import MAX_RULES_BYTES, load_ruleset, shipped
 from .versions import parse_version
-from .yamlsafe import load_path
+from .yamlsafe import Document, load_path
 
 
 class Level(Enum):
@@ -283,11 +283,12 @@ def _group(where: str) -> str:
 # -- spec check --------------------------------------------------------------
 
 
-def version_problems(path: str, rules: Ruleset) -> tuple[Problem, ...]:
+def version_problems(path: str, rules: Ruleset, doc: Document | None = None) -> tuple[Problem, ...]:
     """VERSION_REUSED or VERSION_UNDERSTATED for a valid rules file, against the shipped versions of its id.
 
-    Located at the file's ``ruleset.version`` (``profile.version``). A problem
-    of a shipped file needed for the comparison is reported as it is.
+    Located at the file's ``ruleset.version`` (``profile.version``), in ``doc``
+    when the file came as content (an upload) rather than at ``path``. A
+    problem of a shipped file needed for the comparison is reported as it is.
     """
     try:
         mine = parse_version(rules.version)
@@ -295,7 +296,7 @@ def version_problems(path: str, rules: Ruleset) -> tuple[Problem, ...]:
         return ()  # the schema refuses such a version
     try:
         versions = _shipped_versions(rules.id)
-        doc = load_path(path, max_bytes=MAX_RULES_BYTES)
+        doc = load_path(path, max_bytes=MAX_RULES_BYTES) if doc is None else doc
         head = "ruleset" if isinstance(doc.data, dict) and "ruleset" in doc.data else "profile"
         if rules.name in versions:
             published = load_ruleset(rules.name)
