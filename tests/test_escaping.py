@@ -512,6 +512,102 @@ def test_text_output_shows_a_bidi_override(capsys: pytest.CaptureFixture[str]) -
     assert "\u202e" not in out and "\\u202eevil\\u202c\\u2066x\\u2069" in out
 
 
+# ------------------------------------------------------------------ (c2) a profile's and a record's text, every command
+
+# What a terminal obeys or reorders: a colour (ESC [), OSC 0 that retitles the window, ended by BEL, the bidi
+# override U+202E, the line separator U+2028 and a C1 CSI. Written as YAML escapes, which a profile may hold.
+TERMINAL = "\x1b[31mRED\x1b]0;owned\x07\u202eevil\u2028x\x9b2J"
+TERMINAL_YAML = escape.json_dumps(TERMINAL, ascii=True)  # a double-quoted YAML scalar of exactly TERMINAL
+
+
+def terminal_profile(directory: Path) -> Path:
+    """vitou-2p as a profile of its own whose title, a clause's title and North's name are TERMINAL."""
+    text = (ROOT / "spec" / "profiles" / "vitou-2p-1.0.0.yaml").read_text(encoding="utf-8")
+    text = text.replace("  id: vitou-2p\n", "  id: terminal-2p\n", 1)
+    text = text.replace("\n  title: ", f"\n  title: {TERMINAL_YAML}  # ", 1)
+    text = text.replace("      title: Two players, two sides of one\n", f"      title: {TERMINAL_YAML}\n", 1)
+    text = text.replace("          - {id: N, name: North}\n", f"          - {{id: N, name: {TERMINAL_YAML}}}\n", 1)
+    assert text.count(TERMINAL_YAML) == 3
+    path = directory / "terminal-2p.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    status = main(argv)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize(
+    ("argv", "status"),
+    [
+        (["profile", "diff", "vitou-2p", "P"], 0),  # printed TERMINAL raw
+        (["match", "--ruleset", "P", "--seed", "1"], 0),  # printed North's name raw, hand after hand
+        (["profile", "resolve", "P"], 0),  # YAML leaves U+202E raw in a scalar
+        (["spec", "diff", "vitou-2p", "P"], 0),
+        (["spec", "check", "P"], 0),
+        (["rulebook", "--ruleset", "P"], 0),
+        (["simulate", "--ruleset", "P", "--matches", "2"], 0),
+        (["analyze", "--ruleset", "P", "--max-positions", "100000"], 2),
+    ],
+    ids=["profile-diff", "match", "profile-resolve", "spec-diff", "spec-check", "rulebook", "simulate", "analyze"],
+)
+def test_no_command_prints_a_profiles_text_raw(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], status: int
+) -> None:
+    profile = str(terminal_profile(tmp_path))
+    got, out, err = _run([profile if a == "P" else a for a in argv], capsys)
+    assert got == status, err
+    assert raw_in(out.replace("\n", "")) == [] and raw_in(err.replace("\n", "")) == []
+
+
+def test_profile_diff_and_match_show_the_text_escaped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    profile = str(terminal_profile(tmp_path))
+    shown = escape.text(TERMINAL)
+    assert shown == "\\x1b[31mRED\\x1b]0;owned\\x07\\u202eevil\\u2028x\\x9b2J"
+    _, out, _ = _run(["profile", "diff", "vitou-2p", profile], capsys)
+    assert f"title: Two players, two sides of one -> {shown}" in out
+    _, out, _ = _run(["match", "--ruleset", profile, "--seed", "1"], capsys)
+    assert f"{shown} (N)" in out
+
+
+def test_yaml_output_escapes_bidi_controls_and_reads_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import yaml
+
+    _, out, _ = _run(["profile", "resolve", str(terminal_profile(tmp_path))], capsys)
+    assert raw_in(out.replace("\n", "")) == []
+    assert yaml.safe_load(out)["ruleset"]["title"] == TERMINAL  # the same text, written with escapes
+    record = tmp_path / "record.yaml"
+    record.write_text(hostile_record(TERMINAL + " \u2066\u061c\u200f"), encoding="utf-8")
+    _, out, _ = _run(["record", str(record)], capsys)
+    assert raw_in(out.replace("\n", "")) == []
+    assert yaml.safe_load(out)["header"]["event"] == TERMINAL + " \u2066\u061c\u200f"
+
+
+def test_yaml_escapes_what_text_escapes() -> None:
+    # The YAML writer tells the emitter which characters to escape; they are exactly escape.text()'s.
+    from vitou_ref.rules import yamlout
+
+    every = "".join(chr(c) for c in range(0x10000) if not 0xD800 <= c <= 0xDFFF)
+    assert {c for c in every if yamlout.UNSHOWN.search(c)} == {c for c in every if escape.text(c) != c} - {"\n"}
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["audit", "nope\x1b]0;t\x07\u202e.yaml"],  # a file's name in the error line
+        ["spec", "check", "nope\x1b[2J\u2028.yaml"],
+        ["simulate", "--matches", "2", "--plot", "x\x1b[2J.gif"],
+        ["audit", "--dispute", "\x1b]0;t\x07"],
+    ],
+)
+def test_error_lines_escape_what_they_quote(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    status, out, err = _run(argv, capsys)
+    assert status == 2 and err
+    assert raw_in((out + err).replace("\n", "")) == []
+
+
 # ------------------------------------------------------------------ (d) one mechanism
 
 ESCAPERS = re.compile(

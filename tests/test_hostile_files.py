@@ -147,14 +147,11 @@ TABLE = [
         "RECORD_CLAIM_CODE",
         commands=RECORD_CMDS,
     ),
-    _text(  # 100,000 actions, the first legal and every other out of turn
+    _text(  # 100,001 actions: over the 10,000 a record may hold (MAX_ACTIONS), refused before it is replayed
         "record-100k.yaml",
         DISPUTE.replace("N AS E 9C S 10H W r3", "N AS" + " N AS" * 100_000).replace(CLAIMS, ""),
-        "NOT_YOUR_TURN",
-        line=False,
+        "RECORD_TOO_LONG",
         commands=RECORD_CMDS,
-        codes={"record": "N AS"},
-        exits=USABLE,
     ),
     _text(  # a claim of 900 KB opening with a terminal escape: shown cut and escaped
         "record-huge-claim.yaml",

@@ -90,11 +90,13 @@ def parse_notation(
     first_line: int = 1,
     first_column: int = 1,
     indented: bool = False,
+    most: int | None = None,
 ) -> tuple[list[Parsed], list[Problem]]:
     """Every action the notation holds, and every problem found, each with its line and column.
 
     Reading goes on after a problem (the group is skipped), so that one pass
-    reports every typo.
+    reports every typo. ``most``: reading stops at the action after that many,
+    so that a caller bounding a record's length reads no more than it keeps.
     """
     seats, sides = set(t.seat_ids), set(t.side_ids)
     pack = frozenset(t.card(c).text for c in t.deck)
@@ -112,7 +114,7 @@ def parse_notation(
 
     tokens = _tokens(text)
     i = 0
-    while i < len(tokens):
+    while i < len(tokens) and (most is None or len(actions) <= most):
         who, line, col = tokens[i]
         if who.startswith("{"):
             if not who.endswith("}"):

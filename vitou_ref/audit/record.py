@@ -6,7 +6,7 @@ import difflib
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.tables import tables_for
+from ..engine.tables import Tables, tables_for
 from ..present import escape
 from ..rules import reader
 from ..rules.errors import InputError, UnknownRuleset
@@ -18,6 +18,10 @@ from ..rules.yamlsafe import Document, load_text
 from .notation import parse_notation, to_notation
 
 MAX_RECORD_BYTES = 1024 * 1024
+# The actions a record may hold. A match of Vitou played at random takes fewer than 200 (1,000 matches of each
+# shipped ruleset: 167 at most); a record of many times more is no match, and its replay would cost seconds and
+# hundreds of MB for nothing. Claims and annotations, each about an action, are bounded alike.
+MAX_ACTIONS = 10_000
 HEADER_ORDER = ("event", "place", "date", "round", "players", "ruleset", "hash", "dealer", "draw", "score", "note")
 
 
@@ -116,6 +120,7 @@ def read_record(raw: str | bytes, source: str = "<record>", rules: Ruleset | Non
     """A record and the ruleset to replay it under; InputError listing every problem found."""
     doc = load_text(raw, source, max_bytes=MAX_RECORD_BYTES)
     text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
+    _check_length(doc)
     problems = validate(doc, "record")
     if problems:
         raise InputError(problems)
@@ -134,23 +139,7 @@ def read_record(raw: str | bytes, source: str = "<record>", rules: Ruleset | Non
                     ("header", "hash"),
                 )
             )
-    t = tables_for(rules)
-    actions: list[RecordedAction] = []
-    raw_actions = data["actions"]
-    items: list[tuple[Any, tuple[object, ...]]] = (
-        [(raw_actions, ("actions",))]
-        if isinstance(raw_actions, str)
-        else [(a, ("actions", i)) for i, a in enumerate(raw_actions)]
-    )
-    for item, path in items:
-        line, col = doc.locate(path)
-        if isinstance(item, str):
-            sl, sc, block = _scalar_start(text, line or 1, col or 1)
-            parsed, notation_problems = parse_notation(item, t, source, sl, sc, block)
-            problems.extend(notation_problems)
-            actions.extend(RecordedAction(p.action, p.text, p.line, p.column, p.note) for p in parsed)
-        else:
-            actions.append(RecordedAction(item, to_notation(item), line, col))
+    actions = _read_actions(doc, text, tables_for(rules), problems)
     annotations: dict[int, list[str]] = {}
     for i, a in enumerate(actions, 1):
         if a.note:
@@ -192,6 +181,51 @@ def read_record(raw: str | bytes, source: str = "<record>", rules: Ruleset | Non
     if problems:
         raise InputError(problems)
     return Record(source, dict(header), data["deals"], actions, annotations, claims), rules
+
+
+def _read_actions(doc: Document, text: str, t: Tables, problems: list[Problem]) -> list[RecordedAction]:
+    """The record's actions, from the notation or protocol actions, at most MAX_ACTIONS; notation problems added."""
+    actions: list[RecordedAction] = []
+    raw_actions = doc.data["actions"]
+    items: list[tuple[Any, tuple[object, ...]]] = (
+        [(raw_actions, ("actions",))]
+        if isinstance(raw_actions, str)
+        else [(a, ("actions", i)) for i, a in enumerate(raw_actions)]
+    )
+    for item, path in items:
+        line, col = doc.locate(path)
+        if isinstance(item, str):
+            sl, sc, block = _scalar_start(text, line or 1, col or 1)
+            left = MAX_ACTIONS - len(actions)  # what the bound leaves: reading stops one action past it
+            parsed, notation_problems = parse_notation(item, t, doc.source, sl, sc, block, most=left)
+            if len(parsed) > left:
+                raise InputError([_too_long(doc, ("actions",), "actions", f"more than {MAX_ACTIONS:,}")])
+            problems.extend(notation_problems)
+            actions.extend(RecordedAction(p.action, p.text, p.line, p.column, p.note) for p in parsed)
+        else:
+            actions.append(RecordedAction(item, to_notation(item), line, col))
+    if len(actions) > MAX_ACTIONS:  # groups of the notation and protocol actions in one list
+        raise InputError([_too_long(doc, ("actions",), "actions", f"{len(actions):,}")])
+    return actions
+
+
+def _too_long(doc: Document, at: tuple[object, ...], what: str, held: str) -> Problem:
+    return doc.problem(
+        "RECORD_TOO_LONG",
+        f"the record holds {held} {what}; a record holds at most {MAX_ACTIONS:,} (no match comes near)",
+        at,
+    )
+
+
+def _check_length(doc: Document) -> None:
+    """RECORD_TOO_LONG, before anything is validated or replayed, for lists over the bound."""
+    data = doc.data
+    if not isinstance(data, dict):
+        return
+    for key in ("actions", "annotations", "claims"):
+        items = data.get(key)
+        if isinstance(items, list) and len(items) > MAX_ACTIONS:
+            raise InputError([_too_long(doc, (key,), key, f"{len(items):,}")])
 
 
 def _setup_problems(doc: Document, header: dict[str, Any], deals: list[Any], rules: Ruleset) -> list[Problem]:

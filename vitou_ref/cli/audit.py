@@ -16,6 +16,13 @@ if TYPE_CHECKING:
 
 LANGS = ("en", "fr", "pt", "ru")
 FORCE_HELP = "replace the --output file if it exists (a link there is replaced, never its target)"
+# The bounds of a record, vitou_ref.audit.record's MAX_RECORD_BYTES and MAX_ACTIONS (stated here so that building
+# the parser loads no engine).
+RECORD_BYTES, RECORD_ACTIONS = 1024 * 1024, 10_000
+RECORD_BOUNDS = (
+    f"at most {RECORD_BYTES // (1024 * 1024)} MiB, holding at most {RECORD_ACTIONS:,} actions, and as many claims and "
+    "annotations; a longer one is refused (RECORD_TOO_LONG) before it is replayed"
+)
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -25,7 +32,9 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         description="Read a record (YAML or JSON, actions in the notation or as protocol actions), check it, "
         "and write it canonically. Or, with --from-case, write the record of a conformance case.",
     )
-    rec.add_argument("file", nargs="?", metavar="RECORD", help="the record to read (or give --from-case)")
+    rec.add_argument(
+        "file", nargs="?", metavar="RECORD", help=f"the record to read (or give --from-case): {RECORD_BOUNDS}"
+    )
     rec.add_argument(
         "--to",
         choices=("yaml", "json", "notation"),
@@ -45,7 +54,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         description="Replay a record under its ruleset: each action legal or not, the error code, the clause and "
         "its wording, the reason in this position, and what followed.",
     )
-    aud.add_argument("record", nargs="?", metavar="RECORD", help="the record to replay: YAML or JSON")
+    aud.add_argument("record", nargs="?", metavar="RECORD", help=f"the record to replay: YAML or JSON, {RECORD_BOUNDS}")
     aud.add_argument(
         "--dispute",
         metavar="ID",

@@ -183,6 +183,7 @@ def cmd_match(args: argparse.Namespace) -> int:
 def play_match(ruleset: str, seed: int | None) -> int:
     from ..audit.account import account
     from ..engine.match import Match
+    from ..present.escape import text
     from ..rules.registry import load_ruleset
 
     rules = load_ruleset(ruleset)
@@ -190,8 +191,7 @@ def play_match(ruleset: str, seed: int | None) -> int:
     rng = random.Random(seed)
     match = Match.random(rules, rng)
     print(f"{rules.name}, seed {seed}")
-    for line in account(match, rng):
-        print(line)
+    print("\n".join(text(line) for line in account(match, rng)))  # the seats' and sides' names: a profile's words
     return 0
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from .._version import __version__
 from ..kit import outpaths as _out
+from ..present.escape import text
 from ..rules.errors import InputError, SetupError, VitouError
 from . import adapter, analyze, audit, bench, certify, completion, desk, hunt, report, sim, spec, suite
 from . import stop as _stop
@@ -117,17 +118,17 @@ def main(argv: Sequence[str] | None = None, *, last: bool = False) -> int:
     run: Command = args.run
     problem = _output_problem(args)
     if problem is not None:
-        print(f"vitou: {problem}", file=sys.stderr)
+        print(f"vitou: {text(problem)}", file=sys.stderr)
         return 2
     restore = _stop.install()
     try:
         return run(args)
-    except InputError as exc:
+    except InputError as exc:  # a message may quote a file's name, a record's or a profile's words: escaped
         for p in exc.problems:
-            print(f"vitou: {p}", file=sys.stderr)
+            print(f"vitou: {text(str(p))}", file=sys.stderr)
         return 2
     except (VitouError, SetupError) as exc:
-        print(f"vitou: {exc}", file=sys.stderr)
+        print(f"vitou: {text(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
@@ -138,7 +139,8 @@ def main(argv: Sequence[str] | None = None, *, last: bool = False) -> int:
     except Exception as exc:
         if os.environ.get("VITOU_DEBUG"):
             raise
-        print(f"vitou: internal error: {type(exc).__name__}: {exc} (set VITOU_DEBUG=1 for details)", file=sys.stderr)
+        said = text(f"{type(exc).__name__}: {exc}")
+        print(f"vitou: internal error: {said} (set VITOU_DEBUG=1 for details)", file=sys.stderr)
         return 3
     finally:
         if last:

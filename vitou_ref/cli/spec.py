@@ -118,19 +118,20 @@ def spec_check(files: list[str], fmt: str) -> int:
             ]
         )
     else:
-        for r in results:
+        from ..present.escape import text
+
+        for r in results:  # a file's name, a profile's words: every line escaped
             for w in r.warnings:  # a warning never fails the check: the file is valid, its words say more than it does
-                print(warning_line(w))
+                print(text(warning_line(w)))
             if r.ok and r.ruleset is not None:
                 rs = r.ruleset
-                print(
-                    f"ok: {r.path}: {rs.name}, {len(rs.clauses)} clauses, {len(rs.errors)} error codes, {rs.content_hash}"
-                )
+                said = f"{rs.name}, {len(rs.clauses)} clauses, {len(rs.errors)} error codes, {rs.content_hash}"
+                print(text(f"ok: {r.path}: {said}"))
             else:  # a file that could not be read has no findings: what went wrong goes to stderr
                 out = sys.stderr if any(p.code in UNREADABLE for p in r.problems) else sys.stdout
                 for p in r.problems:
-                    print(str(p), file=out)
-                print(f"FAILED: {r.path}: {counted(len(r.problems), 'problem', 'problems')}", file=out)
+                    print(text(str(p)), file=out)
+                print(text(f"FAILED: {r.path}: {counted(len(r.problems), 'problem', 'problems')}"), file=out)
     return check_status(all(r.ok for r in results), (p.code for r in results for p in r.problems))
 
 
@@ -158,7 +159,9 @@ def spec_diff(old: str, new: str, fmt: str) -> int:
             }
         )
     else:
-        sys.stdout.write(render_classification(a, b, cls))
+        from ..present.escape import text
+
+        sys.stdout.write(render_classification(a, b, cls, text))
     return 0
 
 
@@ -167,12 +170,13 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
 
 
 def list_rulesets() -> int:
+    from ..present.escape import text
     from ..rules.registry import load_ruleset, shipped
 
     for name, _path in shipped().items():
         rs = load_ruleset(name)
         kind = f"profile of {rs.extends}" if rs.extends else "rules"
-        print(f"{name}\t{kind}\t{rs.content_hash}\t{rs.title}")
+        print("\t".join(text(field) for field in (name, kind, rs.content_hash, rs.title)))  # tabs between, none in
     return 0
 
 
@@ -207,7 +211,9 @@ def profile_diff(a: str, b: str, fmt: str) -> int:
     if fmt == "json":
         print_json(d.to_json())
     else:
-        sys.stdout.write(render_diff(d))
+        from ..present.escape import text
+
+        sys.stdout.write(render_diff(d, text))
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -184,7 +185,9 @@ def _replacements(a: Ruleset, b: Ruleset) -> list[tuple[str, str]]:
     return pairs
 
 
-def render_diff(d: RulesetDiff) -> str:
+def render_diff(d: RulesetDiff, show: Callable[[str], str] = str) -> str:
+    """The diff as text, one change a line; ``show`` makes each line safe for where it goes (a terminal's
+    escaper: a profile's titles and data are text from outside)."""
     lines = [f"--- {d.a.name} {d.a.content_hash}", f"+++ {d.b.name} {d.b.content_hash}"]
     if d.same:
         lines.append("no difference in clauses, clarifications or error codes")
@@ -220,7 +223,7 @@ def render_diff(d: RulesetDiff) -> str:
         lines.append(
             "(in a changed text, [-...-] marks words of the first only, {+...+} words of the second only; ... stands for words both share)"
         )
-    return "\n".join(lines) + "\n"
+    return "\n".join(show(line) for line in lines) + "\n"  # a newline inside a value is the line's, shown escaped
 
 
 SHORT = 100  # characters of a value shown whole on the line; a longer text shows only where the two differ

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -257,8 +258,9 @@ def bump_phrase(old_version: str, new_version: str, level: Level) -> str:
     return f"{said}{' which' if said.endswith(',') else ''} understates a {level.value} change"
 
 
-def render_classification(a: Ruleset, b: Ruleset, cls: Classification) -> str:
-    """Each change with its level, grouped clause by clause (code by code...), then the verdict."""
+def render_classification(a: Ruleset, b: Ruleset, cls: Classification, show: Callable[[str], str] = str) -> str:
+    """Each change with its level, grouped clause by clause (code by code...), then the verdict; ``show`` makes
+    each line safe for where it goes (a terminal's escaper)."""
     lines: list[str] = []
     group = None
     for c in cls.changes:
@@ -271,7 +273,7 @@ def render_classification(a: Ruleset, b: Ruleset, cls: Classification) -> str:
     if not cls.changes:
         lines.append("no change")
     lines.append(f"{a.name} -> {b.name}: {cls.level.value} ({bump_phrase(a.version, b.version, cls.level)})")
-    return "\n".join(lines) + "\n"
+    return "\n".join(show(line) for line in lines) + "\n"
 
 
 def _group(where: str) -> str:

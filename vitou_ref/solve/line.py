@@ -54,8 +54,6 @@ def _forced(solver: Solver, pos: Position, value: int, k: int, memo: dict[tuple[
         return found
     if solver.budget is not None:
         solver.budget.spend()
-    if len(memo) > solver.max_memo:  # the answers never depend on it; the memory does
-        memo.clear()
     mine = solver.side_of[solver.to_play(pos)] == (0 if value > 0 else 1)
     done = solver.depth[pos.node] + 1  # the tricks completed once the trick in play ends
     result = not mine
@@ -70,5 +68,7 @@ def _forced(solver: Solver, pos: Position, value: int, k: int, memo: dict[tuple[
         if ok == mine:
             result = ok
             break
+    if len(memo) >= solver.max_memo:  # the answers never depend on it; the memory does
+        memo.clear()
     memo[key] = result
     return result

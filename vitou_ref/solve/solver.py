@@ -118,15 +118,13 @@ class Solver:
 
     def at_least(self, pos: Position, thr: int) -> bool:
         """Whether side 0 can make the hand worth at least ``thr`` to it, whatever side 1 plays."""
-        if len(self._memo) > self.max_memo:
-            self._memo.clear()
         if not pos.played:
             return self._trick_start(pos.hands, pos.leader, pos.node, thr)
         # A position inside a trick is asked again and again by a search that plays the same deal many ways.
         key = (pos.hands, pos.leader, pos.node, thr, pos.played)
         found = self._inside.get(key)
         if found is None:
-            if len(self._inside) > self.max_memo:
+            if len(self._inside) >= self.max_memo:
                 self._inside.clear()
             found = self._inside[key] = self._in_trick(pos.hands, pos.leader, pos.node, thr, pos.played)
         return found
@@ -137,7 +135,7 @@ class Solver:
         found = self._keep.get(key)
         if found is not None:
             return found
-        if len(self._keep) > self.max_memo:
+        if len(self._keep) >= self.max_memo:
             self._keep.clear()
         v = self.value(pos)
         maxing = self.side_of[self.to_play(pos)] == 0
@@ -188,7 +186,7 @@ class Solver:
     def _moves_of(self, hand: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
         found = self._moves.get(hand)
         if found is None:
-            if len(self._moves) > self.max_memo:
+            if len(self._moves) >= self.max_memo:
                 self._moves.clear()
             out = []
             for i, s in enumerate(hand):
@@ -214,7 +212,10 @@ class Solver:
         key = (hands, leader, node, thr)
         found = self._memo.get(key)
         if found is None:
-            found = self._memo[key] = self._in_trick(hands, leader, node, thr, ())
+            found = self._in_trick(hands, leader, node, thr, ())
+            if len(self._memo) >= self.max_memo:  # checked as it grows: one search of a long hand fills it
+                self._memo.clear()
+            self._memo[key] = found
         return found
 
     def _in_trick(self, hands: Hands, leader: int, node: int, thr: int, played: tuple[int, ...]) -> bool:
