@@ -50,15 +50,21 @@ FIELDS: dict[str, tuple[str, ...]] = {
 }
 MULTI = ("card-",)  # the only fields that come more than once: the cards checked for a seat
 
-# The fields that carry a number, each read by the one reader in its range (ASCII digits only): what it is, the
-# range, and whether a person types it (a bad one is said on the page) or the page writes it (hidden: a bad one
-# is a forged or stale form, refused outright).
-NUMBERS: dict[str, tuple[str, int, int, bool]] = {
-    "deal": ("a deal's index", 0, MAX_DEALS, False),
-    "claim": ("a claim's index", 0, MAX_CLAIMS, False),
-    "branch": ("a record's index", 0, MAX_BRANCHES - 1, False),
-    "at": ("an action's number", 1, MAX_ACTIONS + 1, False),  # a number box: the browser sends digits in range
-    "score-*": ("a score", 0, MAX_SCORE, True),
+# The fields that carry a number, by operation, each read by the one reader in its range (ASCII digits only): what
+# it is, the range, and whether a person types it (a bad one is said on the page) or the page writes it (a hidden
+# field or a number box: a bad one is a forged or stale form, refused outright).
+_DEAL = ("a deal's index", 0, MAX_DEALS, False)
+_AT = ("an action's number", 1, MAX_ACTIONS + 1, False)  # a number box: the browser sends digits in range
+_BRANCH = ("a record's index", 0, MAX_BRANCHES - 1, False)
+NUMBERS: dict[tuple[str, str], tuple[str, int, int, bool]] = {
+    ("game", "score-*"): ("a score", 0, MAX_SCORE, True),
+    ("deal", "deal"): _DEAL,
+    ("drop_deal", "deal"): _DEAL,
+    ("claim", "at"): _AT,
+    ("drop_claim", "claim"): ("a claim's index", 0, MAX_CLAIMS, False),
+    ("branch", "at"): _AT,
+    ("switch", "branch"): _BRANCH,
+    ("drop_branch", "branch"): _BRANCH,
 }
 
 
@@ -110,11 +116,20 @@ class Unread(Exception):
     """A number a person typed that is not one: said on the page, and the record is kept as it was."""
 
 
-def _int(form: Form, name: str) -> int:
+def number_field(op: str, name: str) -> tuple[str, int, int, bool] | None:
+    """How field ``name`` of operation ``op`` is read, if it carries a number."""
+    for (o, k), spec in NUMBERS.items():
+        if o == op and (k == name or (k.endswith("*") and name.startswith(k[:-1]))):
+            return spec
+    return None
+
+
+def _int(form: Form, op: str, name: str) -> int:
     """The number in field ``name``, read as NUMBERS says: Unread (typed) or Refused (hidden) when it is not one."""
-    what, lo, hi, typed = NUMBERS[
-        next(k for k in NUMBERS if k == name or (k.endswith("*") and name.startswith(k[:-1])))
-    ]
+    spec = number_field(op, name)
+    if spec is None:  # every field read as a number is in NUMBERS, where the tests find it
+        raise KeyError(f"{op}.{name} is not in NUMBERS")
+    what, lo, hi, typed = spec
     try:
         return whole(_one(form, name), lo=lo, hi=hi, what=what)
     except ReadError as exc:
@@ -153,10 +168,10 @@ def _apply(desk: Desk, op: str, form: Form) -> str:
     if op in ("act", "typed", "undo"):
         return _act(desk, op, form)
     if op == "claim":
-        desk.add_claim(_int(form, "at"), _one(form, "by", ""), _one(form, "claim"), _one(form, "asserts", ""))
+        desk.add_claim(_int(form, op, "at"), _one(form, "by", ""), _one(form, "claim"), _one(form, "asserts", ""))
         return "claims"
     if op == "drop_claim":
-        desk.drop_claim(_int(form, "claim"))
+        desk.drop_claim(_int(form, op, "claim"))
         return "claims"
     return _records(desk, op, form)
 
@@ -167,7 +182,7 @@ def _game(desk: Desk, form: Form) -> str:
         raise Refused(400, f"unknown language {lang[:20]!r}")
     given = [k for k in form if k.startswith("score-") and _one(form, k).strip()]
     # A side left blank has no points yet, once another side's are given; all blank: no starting score.
-    score = {k[len("score-") :]: _int(form, k) if k in given else 0 for k in form if k.startswith("score-")}
+    score = {k[len("score-") :]: _int(form, "game", k) if k in given else 0 for k in form if k.startswith("score-")}
     event, note = _one(form, "event", ""), _one(form, "note", "")
     was = desk.lang
     desk.lang = lang  # the rulings of the game set are in its language; a refused game keeps the one there was
@@ -177,7 +192,7 @@ def _game(desk: Desk, form: Form) -> str:
 
 
 def _deal(desk: Desk, op: str, form: Form) -> str:
-    index = _int(form, "deal")
+    index = _int(form, op, "deal")
     if op == "drop_deal":
         desk.drop_deal(index)
         return "deals"
@@ -220,13 +235,13 @@ def _act(desk: Desk, op: str, form: Form) -> str:
 
 def _records(desk: Desk, op: str, form: Form) -> str:
     if op == "branch":
-        desk.branch_at(_int(form, "at"))
+        desk.branch_at(_int(form, op, "at"))
         return "next"
     if op == "switch":
-        desk.switch(_int(form, "branch"))
+        desk.switch(_int(form, op, "branch"))
         return "rulings"
     if op == "drop_branch":
-        desk.drop_branch(_int(form, "branch"))
+        desk.drop_branch(_int(form, op, "branch"))
         return "rulings"
     if op == "compare":
         desk.set_compare(_one(form, "ruleset", ""))
@@ -284,4 +299,4 @@ def log_error() -> None:
     traceback.print_exc(file=sys.stderr)
 
 
-__all__ = ["FIELDS", "MAX_BODY", "Refused", "apply", "check_form", "csp", "save_into"]
+__all__ = ["FIELDS", "MAX_BODY", "NUMBERS", "Refused", "apply", "check_form", "csp", "number_field", "save_into"]
