@@ -381,7 +381,9 @@ def simulate(req: Request) -> int:
 
         emit(render(rep), req.output, force=req.force)
     if req.save is not None:
-        print(f"vitou: counts saved to {req.save}", file=sys.stderr)
+        from ..present.escape import text
+
+        print(f"vitou: counts saved to {text(req.save)}", file=sys.stderr)
     return 0
 
 
