@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -129,3 +131,55 @@ def test_the_page_reads_at_phone_and_desktop_widths(width: int, tmp_path: Path) 
         shot = p.screenshot(tmp_path / f"desk-{width}.png")
         if width == DESKTOP and os.environ.get("VITOU_DESK_SCREENSHOT"):
             SCREENSHOT.write_bytes(shot.read_bytes())
+
+
+def _choose_file(p: Page, selector: str, path: Path) -> str:
+    """Choose ``path`` in the file control ``selector`` as a person does, and wait for the box it fills."""
+    found = p._send("Runtime.evaluate", {"expression": f"document.querySelector({json.dumps(selector)})"})
+    p._send("DOM.setFileInputFiles", {"files": [str(path)], "objectId": found["result"]["objectId"]})
+    filled = (
+        f"new Promise(r => {{ const box = document.querySelector({json.dumps(selector)}).form.elements.text; "
+        "const wait = () => box.value ? r(box.value) : setTimeout(wait, 20); wait(); })"
+    )
+    return str(p.evaluate(filled))
+
+
+def test_a_rules_file_chosen_in_the_upload_control_is_checked_as_spec_check_checks_it(tmp_path: Path) -> None:
+    published = (ROOT / "spec" / "vitou-1.0.0.yaml").read_text(encoding="utf-8")
+    reused = tmp_path / "reused.yaml"
+    reused.write_text(published.replace("title: ", "title: Not ", 1), encoding="utf-8")
+    club = tmp_path / "club.yaml"
+    partners = (ROOT / "spec" / "profiles" / "vitou-partners-tie-1.0.0.yaml").read_text(encoding="utf-8")
+    club.write_text(partners.replace("id: vitou-partners-tie", "id: club-nice"), encoding="utf-8")
+    with served() as s, page(s.url, DESKTOP) as p:
+        p.click("#rules-form summary")
+        assert "vitou spec check" in _text(p, "#rules-form")
+        assert _choose_file(p, "#rules-form input[type=file]", reused).startswith(published[:40])
+        _press(p, "#rules-form", "Use this ruleset")
+        problems = _text(p, "#problems")
+        assert "VERSION_REUSED" in problems and "reused.yaml" in problems  # the file's name, as the person chose it
+        assert s.desk.custom == {} and p.evaluate("document.querySelector('#game-form select').value") == "vitou/1.1.0"
+        p.click("#rules-form summary")
+        _choose_file(p, "#rules-form input[type=file]", club)
+        _press(p, "#rules-form", "Use this ruleset")
+        assert p.evaluate("document.getElementById('problems')") is None
+        assert p.evaluate("document.querySelector('#game-form select').value") == "club-nice/1.0.0"
+        assert "club-nice/1.0.0" in _text(p, ".provenance")
+        assert p.scroll_width() <= DESKTOP
+
+
+def test_the_file_the_browser_is_opened_on_leads_to_the_desk(tmp_path: Path) -> None:
+    from vitou_ref.desk.launch import launch_file
+
+    blank = tmp_path / "blank.html"
+    blank.write_text("", encoding="utf-8")
+    with served() as s, launch_file(s.url) as opened, page(blank, DESKTOP) as p:
+        p._send("Page.navigate", {"url": opened.as_uri()})  # as a browser started on the file: not waited for
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with contextlib.suppress(RuntimeError):  # the page is between the file and the desk
+                if p.evaluate("location.href + ' ' + document.readyState") == f"{s.url} complete":
+                    break
+            time.sleep(0.05)
+        assert p.evaluate("location.href") == s.url
+        assert p.evaluate("document.getElementById('game-form') !== null")

@@ -77,6 +77,9 @@ def game_form(desk: Desk, c: Checked, secret: str) -> str:
         + '</label><button class="primary">Set the game</button></form>'
         + _head(secret, "rules_file", ' id="rules-form"')
         + "<details><summary>Or a ruleset of your own, from its file</summary>"
+        + '<p class="meta">Its content is checked as <code>vitou spec check</code> checks a file: a published name '
+        + "(vitou/1.0.0) is never given other rules, and a record of a published ruleset keeps the published one."
+        + "</p>"
         + '<input type="file" accept=".yaml,.yml,.json" data-into="text">'
         + '<input type="hidden" name="filename" value="">'
         + '<textarea name="text" placeholder="paste the rules file here"></textarea>'
