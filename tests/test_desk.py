@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -220,3 +221,32 @@ def test_an_illegal_rulings_clause_link_leads_to_the_clause_on_the_page() -> Non
     with served() as s:
         html = _section_05(s, "N r3 N AS E r6 E 9C W refuse")
     assert 'href="#cited-bid-refusal"' in html and 'id="cited-bid-refusal"' in html
+
+
+def _form_of(html: str, op: str, **fields: str) -> dict[str, str]:
+    """The hidden fields of the first form on a page that posts ``op`` with ``fields``: a button as a tab holds it."""
+    for form in re.findall(r"<form .*?</form>", html, re.S):
+        hidden = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', form))
+        if hidden.get("op") == op and all(hidden.get(k) == v for k, v in fields.items()):
+            return {k: v for k, v in hidden.items() if k not in ("token", "op")}
+    raise LookupError(f"no form {op} {fields} on the page")
+
+
+def test_a_form_left_open_in_another_tab_is_not_carried_out_once_the_desk_has_changed() -> None:
+    with served() as s:
+        _section_05(s, "N r3 N AS E r6")
+        for at in ("2", "3"):
+            s.post("branch", {"at": at})
+            s.post("switch", {"branch": "0"})
+        first_tab = s.get()[1]
+        drop = _form_of(first_tab, "drop_branch", branch="2")  # "drop" beside "main, what if at 3"
+        s.post("drop_branch", {"branch": "1", **_form_of(s.get()[1], "drop_branch", branch="1")})  # the other tab
+        names = [b.name for b in s.desk.branches]
+        status, html = s.post("drop_branch", drop)
+        assert status == 200 and "out of date" in html  # had it been done, it would drop a record no longer 2nd
+        assert [b.name for b in s.desk.branches] == names == ["main", "main, what if at 3"]
+        before, act = s.desk.branch.data, _form_of(s.get()[1], "act")
+        status, html = s.post("act", {**act, "action": '{"seat": "E", "act": "play", "card": "9C"}'})
+        assert "out of date" not in html and s.desk.branch.data != before  # the page it came from was current
+        status, html = s.post("act", {**act, "action": '{"seat": "S", "act": "refuse"}'})
+        assert "out of date" in html and len(s.desk.branch.data["actions"]) == 4  # that page had an action less

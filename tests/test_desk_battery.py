@@ -29,13 +29,12 @@ from helpers import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vitou_ref.desk.ops import FIELDS, MAX_BODY, number_field
+from vitou_ref.desk.ops import COMMON, FIELDS, MAX_BODY, number_field
 from vitou_ref.rules.reader import is_whole
 
 MARKER = "battery-marker-5b1e0c"  # in files of the referee's that no request may make the desk read
 PARTNERS = ROOT / "spec" / "profiles" / "vitou-partners-tie-1.0.0.yaml"
 WILD = "\u202ex"  # a seat or side no ruleset has, with a bidi override in its name
-COMMON = ("token", "op")  # the fields every form carries besides its own
 EXAMPLES, SLOW_EXAMPLES = 150, 3000
 
 

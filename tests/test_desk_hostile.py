@@ -273,9 +273,9 @@ def test_a_save_folder_removed_while_the_desk_runs_gets_a_message(desk: Served, 
     assert "saved as record-" in desk.post("save")[1]
 
 
-@pytest.mark.parametrize(
-    "number", ["²", "١", "１", "𝟙", "9" * 5000, "-1", "+1", " 1", "1.0", "", "\x00", "\u202e1"], ids=lambda s: repr(s[:8])
-)
+NOT_NUMBERS = ["²", "١", "１", "𝟙", "9" * 5000, "-1", "+1", " 1", "1.0", "", "\x00", "\u202e1"]
+
+
 @pytest.mark.parametrize(
     ("op", "fields"),
     [
@@ -290,14 +290,15 @@ def test_a_save_folder_removed_while_the_desk_runs_gets_a_message(desk: Served, 
     ],
 )
 def test_a_number_in_a_form_is_ascii_digits_in_its_range_or_the_form_changes_nothing(
-    desk: Served, op: str, fields: dict[str, str], number: str
+    desk: Served, op: str, fields: dict[str, str]
 ) -> None:
     desk.post("claim", {"at": "1", "claim": "first"})
     desk.post("branch", {"at": "1"})
     desk.post("switch", {"branch": "0"})
     before = [b.data for b in desk.desk.branches], desk.desk.current
-    status, html = desk.post(op, {k: number if v == "N" else v for k, v in fields.items()})
-    refused = status == 400 or (status == 200 and 'id="problems"' in html)
-    assert refused or (op, number) == ("game", ""), (status, html[-300:])  # blank scores: no starting score
-    assert "error in vitou" not in html
-    assert ([b.data for b in desk.desk.branches], desk.desk.current) == before
+    for number in NOT_NUMBERS:
+        status, html = desk.post(op, {k: number if v == "N" else v for k, v in fields.items()})
+        refused = status == 400 or (status == 200 and 'id="problems"' in html)
+        assert refused or (op, number) == ("game", ""), (number, status, html[-300:])  # blank: no starting score
+        assert "error in vitou" not in html
+        assert ([b.data for b in desk.desk.branches], desk.desk.current) == before, number

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..audit.audit import Words
 from ..engine.tables import tables_for
 from ..present import escape
@@ -28,20 +30,34 @@ document.querySelectorAll("input[type=file][data-into]").forEach(function (input
 """
 
 
-def _head(secret: str, op: str, attrs: str = "") -> str:
+@dataclass(frozen=True)
+class Stamp:
+    """What every form of a page carries: the run's secret, and the revision of the desk the page shows."""
+
+    secret: str
+    revision: int
+
+
+def head(stamp: Stamp, op: str, attrs: str = "") -> str:
+    """A form's start: where it posts, the secret, the operation, and the revision it was made at.
+
+    The revision makes a form of a page left open in another tab stale once the desk has changed: its indexes
+    (a record, a deal, a claim) and its legal actions were those of the page it was on, not of the desk now.
+    """
     e = escape.html
     return (
-        f'<form method="post" action="/{e(secret)}/do"{attrs}>'
-        f'<input type="hidden" name="token" value="{e(secret)}"><input type="hidden" name="op" value="{e(op)}">'
+        f'<form method="post" action="/{e(stamp.secret)}/do"{attrs}>'
+        f'<input type="hidden" name="token" value="{e(stamp.secret)}"><input type="hidden" name="op" value="{e(op)}">'
+        f'<input type="hidden" name="rev" value="{stamp.revision}">'
     )
 
 
-def button_form(secret: str, op: str, fields: dict[str, str], label: str, *, inline: bool = False) -> str:
+def button_form(stamp: Stamp, op: str, fields: dict[str, str], label: str, *, inline: bool = False) -> str:
     """One button that posts one operation with its fields."""
     e = escape.html
     hidden = "".join(f'<input type="hidden" name="{e(k)}" value="{e(v)}">' for k, v in fields.items())
     cls = ' class="inline"' if inline else ""
-    return f"{_head(secret, op, cls)}{hidden}<button>{e(label)}</button></form>"
+    return f"{head(stamp, op, cls)}{hidden}<button>{e(label)}</button></form>"
 
 
 def _options(values: list[str], chosen: str | None, shown: dict[str, str] | None = None) -> str:
@@ -52,7 +68,7 @@ def _options(values: list[str], chosen: str | None, shown: dict[str, str] | None
     )
 
 
-def game_form(desk: Desk, c: Checked, secret: str) -> str:
+def game_form(desk: Desk, c: Checked, stamp: Stamp) -> str:
     """The ruleset, the language, the dealer, the starting score and the event."""
     e = escape.html
     t = tables_for(c.rules)
@@ -67,7 +83,7 @@ def game_form(desk: Desk, c: Checked, secret: str) -> str:
     )
     seats = {s: w.seat(s) for s in t.seat_ids}
     return (
-        _head(secret, "game", ' id="game-form"')
+        head(stamp, "game", ' id="game-form"')
         + f'<label>Ruleset <select name="ruleset">{_options(names, c.rules.name)}</select></label>'
         + f'<label>Language <select name="lang">{_options(list(LANGS), desk.lang)}</select></label>'
         + f'<label>Dealer <select name="dealer">{_options(list(t.seat_ids), header.get("dealer"), seats)}</select>'
@@ -75,7 +91,7 @@ def game_form(desk: Desk, c: Checked, secret: str) -> str:
         + f'<label>Event <input name="event" size="30" maxlength="200" value="{e(str(header.get("event", "")))}">'
         + f'</label><label>Note <input name="note" size="30" maxlength="2000" value="{e(str(header.get("note", "")))}">'
         + '</label><button class="primary">Set the game</button></form>'
-        + _head(secret, "rules_file", ' id="rules-form"')
+        + head(stamp, "rules_file", ' id="rules-form"')
         + "<details><summary>Or a ruleset of your own, from its file</summary>"
         + '<p class="meta">Its content is checked as <code>vitou spec check</code> checks a file: a published name '
         + "(vitou/1.0.0) is never given other rules, and a record of a published ruleset keeps the published one."
@@ -87,7 +103,7 @@ def game_form(desk: Desk, c: Checked, secret: str) -> str:
     )
 
 
-def deal_form(c: Checked, w: Words, secret: str, index: int) -> str:
+def deal_form(c: Checked, w: Words, stamp: Stamp, index: int) -> str:
     """Deal ``index`` (the next one when it is past the last): each seat's cards by clicking, or pasted."""
     e = escape.html
     t = tables_for(c.rules)
@@ -113,11 +129,11 @@ def deal_form(c: Checked, w: Words, secret: str, index: int) -> str:
         )
         seats.append(f'<fieldset class="seat"><legend>{e(w.seat(seat))}</legend>{rows}</fieldset>')
     said = f"<p>{prose(w.deal(deal), w.deck)}</p>" if deal else ""
-    drop = button_form(secret, "drop_deal", {"deal": str(index)}, "Remove this deal") if deal else ""
+    drop = button_form(stamp, "drop_deal", {"deal": str(index)}, "Remove this deal") if deal else ""
     opened = " open" if not deals else ""  # the grid of a next deal, open only before the first
     return (
         f'<details class="deal" id="deal-{index + 1}"{opened}><summary>{e(title)}</summary>{said}'
-        + _head(secret, "deal")
+        + head(stamp, "deal")
         + f'<input type="hidden" name="deal" value="{index}"><div class="seats">{"".join(seats)}</div>'
         + '<label>Or paste it: <input name="paste" size="44" maxlength="2000" '
         + 'placeholder="N: AS 7H 8C; E: 9C KD JH; S: 10H QS 8D; W: 7C AD 9S"></label>'
@@ -130,11 +146,11 @@ def disputes() -> list[str]:
     return sorted(p.name for p in data_dir("conformance").joinpath("disputes").glob("[0-9]*.yaml"))
 
 
-def keep_section(desk: Desk, secret: str, shipped: list[str]) -> str:
+def keep_section(desk: Desk, stamp: Stamp, shipped: list[str]) -> str:
     e = escape.html
-    s = e(secret)
+    s = e(stamp.secret)
     save_dir = (
-        _head(secret, "save", ' class="inline"') + "<button>Save into the folder given at start</button></form>"
+        head(stamp, "save", ' class="inline"') + "<button>Save into the folder given at start</button></form>"
         if desk.save_dir
         else ""
     )
@@ -142,10 +158,10 @@ def keep_section(desk: Desk, secret: str, shipped: list[str]) -> str:
         '<section id="keep"><h2>Keep and hand over</h2><p>'
         f'<a id="save" href="/{s}/record.yaml" download>Save the record (YAML)</a> · '
         f'<a id="export" href="/{s}/audit.html" download>Export the audit page</a></p>{save_dir}'
-        + _head(secret, "dispute", ' id="dispute-form"')
+        + head(stamp, "dispute", ' id="dispute-form"')
         + f'<label>A shipped dispute <select name="name">{_options(shipped, None)}</select></label>'
         + "<button>Load</button></form>"
-        + _head(secret, "load", ' id="load-form"')
+        + head(stamp, "load", ' id="load-form"')
         + "<details><summary>Load a record from its file</summary>"
         + '<input type="file" accept=".yaml,.yml,.json" data-into="text">'
         + '<input type="hidden" name="filename" value="">'
@@ -154,4 +170,4 @@ def keep_section(desk: Desk, secret: str, shipped: list[str]) -> str:
     )
 
 
-__all__ = ["SCRIPT", "button_form", "deal_form", "disputes", "game_form", "keep_section"]
+__all__ = ["SCRIPT", "Stamp", "button_form", "deal_form", "disputes", "game_form", "head", "keep_section"]

@@ -48,6 +48,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "dispute": ("name",),
     "load": ("text", "filename"),
 }
+COMMON = ("token", "op", "rev")  # what every form of the page carries: the secret, the operation, the revision
 MULTI = ("card-",)  # the only fields that come more than once: the cards checked for a seat
 
 # The fields that carry a number, by operation, each read by the one reader in its range (ASCII digits only): what
@@ -91,9 +92,7 @@ def check_form(body: bytes) -> tuple[str, Form]:
         raise Refused(400, f"unknown operation {op[:40]!r}")
     allowed = FIELDS[op]
     for name, values in form.items():
-        if name in ("token", "op"):
-            continue
-        if name not in allowed and not any(a.endswith("*") and name.startswith(a[:-1]) for a in allowed):
+        if name not in (*COMMON, *allowed) and not any(a.endswith("*") and name.startswith(a[:-1]) for a in allowed):
             # A save never takes a file name or a path: the desk names the file, in the folder given at start.
             raise Refused(400, f"operation {op} takes no field {name[:40]!r}")
         if len(values) > 1 and not name.startswith(MULTI):
@@ -148,13 +147,35 @@ def _action(text: str) -> Any:
     return action
 
 
+STALE = (
+    "This page was out of date: the desk had changed since it was shown (in another tab?). Nothing was done; "
+    "here is the desk as it is now."
+)
+
+
 def apply(desk: Desk, op: str, form: Form) -> str:
-    """Carry out one operation on the desk; the anchor of the page to show next."""
+    """Carry out one operation on the desk; the anchor of the page to show next.
+
+    A form made at another revision of the desk than this one is not carried out: what its fields point at
+    (the second record, the third deal, the action after the last) may no longer be what its page showed.
+    """
+    if "rev" in form:
+        try:
+            made_at = whole(_one(form, "rev"), what="the page's revision")
+        except ReadError as exc:
+            raise Refused(400, f"the field 'rev': {exc}") from None
+        if made_at != desk.revision:
+            desk.notice = [STALE]
+            return ""
+    before = desk.snapshot()
     try:
-        return _apply(desk, op, form)
+        anchor = _apply(desk, op, form)
     except Unread as exc:
         desk.notice = [str(exc)]
-        return "game"
+        anchor = "game"
+    if desk.snapshot() != before:
+        desk.revision += 1
+    return anchor
 
 
 def _apply(desk: Desk, op: str, form: Form) -> str:
@@ -299,4 +320,15 @@ def log_error() -> None:
     traceback.print_exc(file=sys.stderr)
 
 
-__all__ = ["FIELDS", "MAX_BODY", "NUMBERS", "Refused", "apply", "check_form", "csp", "number_field", "save_into"]
+__all__ = [
+    "COMMON",
+    "FIELDS",
+    "MAX_BODY",
+    "NUMBERS",
+    "Refused",
+    "apply",
+    "check_form",
+    "csp",
+    "number_field",
+    "save_into",
+]

@@ -73,11 +73,18 @@ class Desk:
     custom: dict[str, Ruleset] = field(default_factory=dict)  # rulesets given as a file, by their name
     notice: list[str] = field(default_factory=list)  # the problems of the last change refused, shown once
     info: str = ""  # what the last request did that the page does not show (a file saved)
+    revision: int = 0  # one more at every change; a form made at another is stale
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     @property
     def branch(self) -> Branch:
         return self.branches[self.current]
+
+    def snapshot(self) -> tuple[Any, ...]:
+        """What a page shows of the desk and its forms act on: to tell whether a request changed the desk."""
+        records = [(b.name, copy.deepcopy(b.data)) for b in self.branches]
+        custom = sorted((n, r.content_hash) for n, r in self.custom.items())
+        return records, self.current, self.compare_with, custom, self.lang
 
     def rules_for(self, name: str) -> Ruleset | None:
         """A ruleset given as a file is the desk's own; a shipped name is left to the loader (None).

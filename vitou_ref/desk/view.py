@@ -14,7 +14,7 @@ from ..present import escape
 from ..present.cards import prose
 from ..present.page import document
 from ..rules.errors import InputError, UnknownRuleset
-from .forms import button_form, deal_form, disputes, game_form, keep_section
+from .forms import Stamp, button_form, deal_form, disputes, game_form, head, keep_section
 from .state import Checked, Desk
 
 CSS = (
@@ -49,22 +49,23 @@ details.allowed{border:0;margin:.1rem 0;padding:0}details.allowed[open]{backgrou
 
 def render(desk: Desk, secret: str) -> str:
     """The whole page, from the desk's state alone: every request re-renders it from the records."""
+    stamp = Stamp(secret, desk.revision)
     checked = desk.check(desk.branch.data)
     w = Words(checked.rules, desk.lang)
     body = [
         *_notice(desk),
-        *_branches(desk, secret),
+        *_branches(desk, stamp),
         '<section id="game"><h2>The game</h2>',
-        game_form(desk, checked, secret),
+        game_form(desk, checked, stamp),
         "</section>",
         '<section id="deals"><h2>The deals</h2>',
-        *(deal_form(checked, w, secret, i) for i in range(len(checked.record.deals) + 1)),
+        *(deal_form(checked, w, stamp, i) for i in range(len(checked.record.deals) + 1)),
         "</section>",
-        *_rulings(desk, checked, w, secret),
-        *_next(checked, w, secret),
-        *_claims(checked, w, secret),
-        *_compare(desk, checked, secret),
-        keep_section(desk, secret, disputes()),
+        *_rulings(desk, checked, w, stamp),
+        *_next(checked, w, stamp),
+        *_claims(checked, w, stamp),
+        *_compare(desk, checked, stamp),
+        keep_section(desk, stamp, disputes()),
     ]
     return document(
         lang=desk.lang,
@@ -87,16 +88,16 @@ def _notice(desk: Desk) -> list[str]:
     return [f'<section class="problems" id="problems" role="alert"><p>{head}</p><ul>{items}</ul></section>']
 
 
-def _branches(desk: Desk, secret: str) -> list[str]:
+def _branches(desk: Desk, stamp: Stamp) -> list[str]:
     e = escape.html
     out = ['<nav class="branches" id="branches" aria-label="records">']
     for i, b in enumerate(desk.branches):
         if i == desk.current:
             out.append(f'<span class="here">{e(b.name)}</span>')
         else:
-            out.append(button_form(secret, "switch", {"branch": str(i)}, b.name))
+            out.append(button_form(stamp, "switch", {"branch": str(i)}, b.name))
         if len(desk.branches) > 1 and i:
-            out.append(button_form(secret, "drop_branch", {"branch": str(i)}, "drop"))
+            out.append(button_form(stamp, "drop_branch", {"branch": str(i)}, "drop"))
     out.append("</nav>")
     return out
 
@@ -112,7 +113,7 @@ def _allowed(rules_w: Words, pos: Position, action: Any) -> str:
     return f'<details class="allowed"><summary>{escape.html(rule)}</summary><blockquote>{words}</blockquote></details>'
 
 
-def _rulings(desk: Desk, c: Checked, w: Words, secret: str) -> list[str]:
+def _rulings(desk: Desk, c: Checked, w: Words, stamp: Stamp) -> list[str]:
     e = escape.html
     out = [f'<section id="rulings"><h2>{e(w.say("audit", "page.rulings"))}</h2>']
     legal = sum(1 for r in c.audit.rulings if r.legal)
@@ -122,20 +123,20 @@ def _rulings(desk: Desk, c: Checked, w: Words, secret: str) -> list[str]:
     out.append('<div class="summary" id="summary">' + "".join(f"<p>{e(x)}</p>" for x in summary) + "</div>")
     out.append('<ol class="rulings">')
     for r in c.audit.rulings:
-        out.append(_one(c, w, r, secret))
+        out.append(_one(c, w, r, stamp))
     out += ["</ol>", "</section>", *cited_clauses(c.audit, w)]  # the clauses an illegal ruling links to, in full
     return out
 
 
-def _one(c: Checked, w: Words, r: Ruling, secret: str) -> str:
+def _one(c: Checked, w: Words, r: Ruling, stamp: Stamp) -> str:
     item = ruling_item(w, r)  # the audit page's own item: what the kit hands over is what the desk shows
     extra = _allowed(w, c.positions[r.n - 1], r.action) if r.legal else ""
-    extra += button_form(secret, "branch", {"at": str(r.n)}, f"What if, from action {r.n}")
+    extra += button_form(stamp, "branch", {"at": str(r.n)}, f"What if, from action {r.n}")
     cut = item.rfind("</li>")
     return f'{item[:cut]}<div class="ruling-desk" id="desk-{r.n}">{extra}</div></li>'
 
 
-def _next(c: Checked, w: Words, secret: str) -> list[str]:
+def _next(c: Checked, w: Words, stamp: Stamp) -> list[str]:
     """The position now, the legal actions as buttons, and any other action typed in."""
     e = escape.html
     pos = c.positions[-1]
@@ -151,24 +152,21 @@ def _next(c: Checked, w: Words, secret: str) -> list[str]:
             for a, clause in pos.legal
         )
         out.append(
-            f'<form method="post" action="/{e(secret)}/do" class="legal-actions" id="legal">'
-            f'<input type="hidden" name="token" value="{e(secret)}"><input type="hidden" name="op" value="act">'
-            f"<p>The legal actions now:</p>{buttons}</form>"
+            head(stamp, "act", ' class="legal-actions" id="legal"') + f"<p>The legal actions now:</p>{buttons}</form>"
         )
     out.append(
-        f'<form method="post" action="/{e(secret)}/do" id="typed">'
-        f'<input type="hidden" name="token" value="{e(secret)}"><input type="hidden" name="op" value="typed">'
-        "<label>Any other action, in the notation (<code>E refuse</code>, <code>S r12</code>): "
+        head(stamp, "typed", ' id="typed"')
+        + "<label>Any other action, in the notation (<code>E refuse</code>, <code>S r12</code>): "
         '<input name="text" size="24" maxlength="2000" autocomplete="off"></label>'
         "<button>Enter</button></form>"
     )
     if c.record.actions:
-        out.append(button_form(secret, "undo", {}, f"Take back action {n - 1}"))
+        out.append(button_form(stamp, "undo", {}, f"Take back action {n - 1}"))
     out.append("</section>")
     return out
 
 
-def _claims(c: Checked, w: Words, secret: str) -> list[str]:
+def _claims(c: Checked, w: Words, stamp: Stamp) -> list[str]:
     e = escape.html
     t = tables_for(c.rules)
     out = ['<section id="claims"><h2>Claims</h2>']
@@ -176,7 +174,7 @@ def _claims(c: Checked, w: Words, secret: str) -> list[str]:
         who = w.seat(claim.by) if claim.by else "?"
         out.append(
             f"<p>{e(claim.at)}. {e(who)}: \u201c{e(shown(claim.claim))}\u201d "
-            f"{button_form(secret, 'drop_claim', {'claim': str(k)}, 'drop', inline=True)}</p>"
+            f"{button_form(stamp, 'drop_claim', {'claim': str(k)}, 'drop', inline=True)}</p>"
         )
     if not c.record.actions:
         out.append('<p class="meta">A claim is on an action: enter the actions first.</p></section>')
@@ -184,9 +182,8 @@ def _claims(c: Checked, w: Words, secret: str) -> list[str]:
     seats = "".join(f'<option value="{e(s)}">{e(w.seat(s))}</option>' for s in t.seat_ids)
     codes = "".join(f'<option value="{e(x.code)}">{e(x.code)}</option>' for x in c.rules.errors)
     out.append(
-        f'<form method="post" action="/{e(secret)}/do" id="claim-form">'
-        f'<input type="hidden" name="token" value="{e(secret)}"><input type="hidden" name="op" value="claim">'
-        f'<label>On action <input name="at" type="number" min="1" max="{len(c.record.actions)}" '
+        head(stamp, "claim", ' id="claim-form"')
+        + f'<label>On action <input name="at" type="number" min="1" max="{len(c.record.actions)}" '
         f'value="{len(c.record.actions)}"></label>'
         f'<label>by <select name="by"><option value="">-</option>{seats}</select></label>'
         '<label>says <input name="claim" size="40" maxlength="2000" required></label>'
@@ -197,7 +194,7 @@ def _claims(c: Checked, w: Words, secret: str) -> list[str]:
     return out
 
 
-def _compare(desk: Desk, c: Checked, secret: str) -> list[str]:
+def _compare(desk: Desk, c: Checked, stamp: Stamp) -> list[str]:
     """The same record under another ruleset, side by side, with where the rulings part (--compare-ruleset)."""
     e = escape.html
     out = ['<section id="compare"><h2>Compare under another ruleset</h2>']
@@ -206,9 +203,8 @@ def _compare(desk: Desk, c: Checked, secret: str) -> list[str]:
         f'<option value="{e(n)}"{" selected" if n == desk.compare_with else ""}>{e(n)}</option>' for n in names
     )
     out.append(
-        f'<form method="post" action="/{e(secret)}/do" id="compare-form">'
-        f'<input type="hidden" name="token" value="{e(secret)}"><input type="hidden" name="op" value="compare">'
-        f'<label>Ruleset <select name="ruleset"><option value="">none</option>{opts}</select></label>'
+        head(stamp, "compare", ' id="compare-form"')
+        + f'<label>Ruleset <select name="ruleset"><option value="">none</option>{opts}</select></label>'
         "<button>Compare</button></form>"
     )
     if desk.compare_with is None or not c.record.actions:
