@@ -250,3 +250,13 @@ def test_a_form_left_open_in_another_tab_is_not_carried_out_once_the_desk_has_ch
         assert "out of date" not in html and s.desk.branch.data != before  # the page it came from was current
         status, html = s.post("act", {**act, "action": '{"seat": "S", "act": "refuse"}'})
         assert "out of date" in html and len(s.desk.branch.data["actions"]) == 4  # that page had an action less
+
+
+def test_a_record_near_the_loaders_bound_loads_through_the_form_whatever_its_encoding_costs() -> None:
+    # Each ':' is three bytes in a form (%3A): a record of just under 1 MiB is a request of nearly 3.
+    saved = dump_record(load_record(str(DISPUTES / "01-section-05-refusal.yaml"))[0].to_json(), "yaml")
+    record = saved + "# " + ":" * (1024 * 1024 - len(saved) - 16) + "\n"
+    assert len(record.encode()) < 1024 * 1024
+    with served() as s:
+        status, html = s.post("load", {"text": record, "filename": "big.yaml"})
+        assert status == 200 and 'id="problems"' not in html and len(s.desk.branches) == 2

@@ -183,3 +183,17 @@ def test_the_file_the_browser_is_opened_on_leads_to_the_desk(tmp_path: Path) -> 
             time.sleep(0.05)
         assert p.evaluate("location.href") == s.url
         assert p.evaluate("document.getElementById('game-form') !== null")
+
+
+def test_a_chosen_file_over_what_the_desk_reads_is_said_at_once_and_not_sent(tmp_path: Path) -> None:
+    big = tmp_path / "big.yaml"
+    big.write_text("# " + "a" * (1024 * 1024) + "\n", encoding="utf-8")
+    with served() as s, page(s.url, DESKTOP) as p:
+        p.click("#rules-form summary")
+        found = p._send("Runtime.evaluate", {"expression": "document.querySelector('#rules-form input[type=file]')"})
+        p._send("DOM.setFileInputFiles", {"files": [str(big)], "objectId": found["result"]["objectId"]})
+        said = p.evaluate("document.querySelector('#rules-form input[type=file]').validationMessage")
+        assert "over 1 MiB" in said
+        assert p.evaluate("document.querySelector('#rules-form textarea').value") == ""
+        p.click("#rules-form button")  # the form is not sent while its file is refused
+        assert p.evaluate("location.href") == s.url and s.desk.custom == {}

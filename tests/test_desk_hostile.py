@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from deskserver import SECTION_05, Served, fetch, rulings, served
 
+from vitou_ref.desk.ops import MAX_BODY
+
 MARKUP = "<script>alert(1)</script><img src=x onerror=alert(2)>\"'&"
 
 
@@ -114,7 +116,7 @@ def test_a_dispute_is_loaded_by_its_listed_name_only(desk: Served) -> None:
 @pytest.mark.parametrize(
     ("body", "headers", "status"),
     [
-        (b"x" * 64, {"Content-Length": str(2 * 1024 * 1024)}, 413),
+        (b"x" * 64, {"Content-Length": str(MAX_BODY + 1)}, 413),
         (b"op=undo", {"Transfer-Encoding": "chunked"}, 411),
         (b"op=undo", {}, 411),
         (b"{}", {"Content-Type": "application/json", "Content-Length": "2"}, 415),

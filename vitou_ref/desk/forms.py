@@ -5,20 +5,29 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..audit.audit import Words
+from ..audit.record import MAX_RECORD_BYTES
 from ..engine.tables import tables_for
 from ..present import escape
 from ..present.cards import prose
 from ..rules.data import data_dir
-from ..rules.registry import shipped_names
+from ..rules.registry import MAX_RULES_BYTES, shipped_names
 from .state import LANGS, Checked, Desk
 
 # The page's one script, served from the desk itself: it reads a chosen file into the text box beside it,
-# so that a record or a rules file can be given without typing; without scripts, pasting does the same.
+# so that a record or a rules file can be given without typing; without scripts, pasting does the same. A file
+# over what the desk reads is said at once, rather than sent to be refused.
 SCRIPT = """"use strict";
 document.querySelectorAll("input[type=file][data-into]").forEach(function (input) {
   input.addEventListener("change", function () {
     var file = input.files && input.files[0];
+    var most = Number(input.dataset.most);
+    input.setCustomValidity("");
     if (!file) { return; }
+    if (file.size > most) {
+      input.setCustomValidity("This file is over " + most / 1048576 + " MiB, more than the desk reads.");
+      input.reportValidity();
+      return;
+    }
     file.text().then(function (text) {
       var box = input.form.elements[input.dataset.into];
       box.value = text;
@@ -96,7 +105,8 @@ def game_form(desk: Desk, c: Checked, stamp: Stamp) -> str:
         + '<p class="meta">Its content is checked as <code>vitou spec check</code> checks a file: a published name '
         + "(vitou/1.0.0) is never given other rules, and a record of a published ruleset keeps the published one."
         + "</p>"
-        + '<input type="file" accept=".yaml,.yml,.json" data-into="text">'
+        + f'<input type="file" accept=".yaml,.yml,.json" data-into="text" data-most="{MAX_RULES_BYTES}" '
+        + 'aria-label="the rules file">'
         + '<input type="hidden" name="filename" value="">'
         + '<textarea name="text" placeholder="paste the rules file here"></textarea>'
         + "<button>Use this ruleset</button></details></form>"
@@ -163,7 +173,8 @@ def keep_section(desk: Desk, stamp: Stamp, shipped: list[str]) -> str:
         + "<button>Load</button></form>"
         + head(stamp, "load", ' id="load-form"')
         + "<details><summary>Load a record from its file</summary>"
-        + '<input type="file" accept=".yaml,.yml,.json" data-into="text">'
+        + f'<input type="file" accept=".yaml,.yml,.json" data-into="text" data-most="{MAX_RECORD_BYTES}" '
+        + 'aria-label="the record\'s file">'
         + '<input type="hidden" name="filename" value="">'
         + '<textarea name="text" placeholder="paste the record here"></textarea>'
         + "<button>Load the record</button></details></form></section>"

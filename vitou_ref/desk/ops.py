@@ -11,6 +11,7 @@ import traceback
 import urllib.parse
 from typing import Any
 
+from ..audit.record import MAX_RECORD_BYTES
 from ..protocol.wire import WireError, loads
 from ..rules.data import data_dir
 from ..rules.files import read_path, write_file
@@ -22,7 +23,8 @@ MAX_DEALS = 999  # far more deals than a match of twenty-odd hands holds
 MAX_CLAIMS = 999
 MAX_SCORE = 999_999_999  # what the score box takes (nine digits); a score past the target is the loader's to refuse
 
-MAX_BODY = 1024 * 1024  # a record file is at most 1 MiB too
+# A record or rules file is at most 1 MiB, and a form's encoding makes each of its bytes three at most (%XX).
+MAX_BODY = 3 * MAX_RECORD_BYTES + 64 * 1024
 MAX_FIELDS = 600  # a deal's grid is a field per card checked; nothing sends more
 MAX_DEPTH = 4  # a protocol action nests two levels; JSON deeper than this is not one
 TIMEOUT = 15  # seconds a client may take to send its request
@@ -275,7 +277,7 @@ def _records(desk: Desk, op: str, form: Form) -> str:
         if name not in disputes():  # a name from the list, never a path
             raise Refused(400, f"no shipped dispute {name[:60]!r}")
         path = data_dir("conformance") / "disputes" / name
-        desk.load(read_path(str(path), max_bytes=MAX_BODY), name)
+        desk.load(read_path(str(path), max_bytes=MAX_RECORD_BYTES), name)
         return "rulings"
     desk.load(_one(form, "text"), os.path.basename(_one(form, "filename", "")) or "the record loaded")
     return "rulings"

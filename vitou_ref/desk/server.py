@@ -116,7 +116,7 @@ class Handler(BaseHTTPRequestHandler):
         except ReadError as exc:
             raise Refused(400, str(exc)) from None
         if length > MAX_BODY:
-            raise Refused(413, f"a request of the desk is at most {MAX_BODY} bytes")
+            raise Refused(413, f"a request of the desk is at most {MAX_BODY} bytes: a file it reads is at most 1 MiB")
         kind = (self.headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
         if kind != "application/x-www-form-urlencoded":
             raise Refused(415, "the desk takes its page's forms only")
