@@ -97,6 +97,7 @@ SWEEP = [
     *("", "0", "-1", "9" * 5000, " 1", "1e3", "²", "١٢", "𝟙", "\x00", "\x1b[2J", "\u202eevil\u202c", "\ud800"),
     *("/etc/passwd", "../../x", "y" * 1_000_000, YAML_BOMB, "[" * 5000 + "]" * 5000, "<script>alert(1)</script>"),
     "vitou/9.9.9",
+    *("N r²", "N r" + "9" * 5000, '{"seat": "N", "act": "raise", "to": ' + "9" * 5000 + "}"),  # numbers within
 ]
 SWEPT_PATHS = (0, 5, 7, 8, 12)  # of the ways to name a file: absolute, relative, name-like, file:, ../../
 

@@ -58,7 +58,9 @@ def test_a_ruleset_field_naming_a_file_is_refused_and_the_file_never_shows(
     desk: Served, private: dict[str, str], kind: str, op: str
 ) -> None:
     before = desk.get("record.yaml")[1]
-    status, html = desk.post(op, {"ruleset": private[kind], "dealer": "W"} if op == "game" else {"ruleset": private[kind]})
+    status, html = desk.post(
+        op, {"ruleset": private[kind], "dealer": "W"} if op == "game" else {"ruleset": private[kind]}
+    )
     assert status in (200, 400)
     assert MARKER not in html
     assert "unknown ruleset" in html or status == 400
@@ -129,7 +131,7 @@ def test_a_second_upload_of_a_name_with_other_rules_is_refused(desk: Served) -> 
     text = PARTNERS.read_text(encoding="utf-8").replace("id: vitou-partners-tie", "id: club-nice")
     assert 'id="problems"' not in desk.post("rules_file", {"text": text, "filename": "a.yaml"})[1]
     first = desk.desk.custom["club-nice/1.0.0"].content_hash
-    other = text.replace("title: \"", 'title: "Other: ', 1)
+    other = text.replace('title: "', 'title: "Other: ', 1)
     html = desk.post("rules_file", {"text": other, "filename": "b.yaml"})[1]
     assert "club-nice/1.0.0" in html[html.index('id="problems"') :]
     assert desk.desk.custom["club-nice/1.0.0"].content_hash == first
@@ -226,3 +228,13 @@ def test_vitou_desk_refuses_a_port_that_is_not_one_with_exit_2(port: str, capsys
     assert main(["desk", "--no-browser", "--port", port]) == 2
     err = capsys.readouterr().err
     assert "port" in err and "Traceback" not in err
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write into any folder: the check cannot refuse it")
+def test_vitou_desk_refuses_a_save_dir_it_cannot_write_into(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path.chmod(0o500)
+    try:
+        assert main(["desk", "--no-browser", "--save-dir", str(tmp_path)]) == 2
+    finally:
+        tmp_path.chmod(0o700)
+    assert "is not a folder this user can write into" in capsys.readouterr().err
