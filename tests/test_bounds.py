@@ -97,6 +97,25 @@ def test_a_scheduler_timeout_needs_a_scheduler(capsys: pytest.CaptureFixture[str
     assert "--scheduler-timeout" in capsys.readouterr().err
 
 
+# ------------------------------------------------------------------ simulate: a search's budget
+
+
+def test_a_search_budget_has_a_bound(capsys: pytest.CaptureFixture[str]) -> None:
+    # Each deal a search samples is a match held in memory while it decides: --budget 999999999999999999 took
+    # 23 GB in minutes before its first decision. At most 10,000 (625 times the default of 16, ~50 MB).
+    from vitou_ref.cli.main import parse_args
+    from vitou_ref.players.search import MAX_BUDGET, SearchPlayer
+
+    assert cli_sim.MAX_BUDGET == MAX_BUDGET == 10_000
+    assert parse_args(["simulate", "--players", "search", "--budget", "10000"]).budget == MAX_BUDGET
+    with pytest.raises(SystemExit) as stop:
+        parse_args(["simulate", "--players", "search", "--budget", "10001"])
+    assert stop.value.code == 2 and "argument --budget:" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="at most 10,000"):
+        SearchPlayer(1, budget=MAX_BUDGET + 1)
+    assert "at most 10,000 (default: their own, 16)" in _help("simulate")
+
+
 # ------------------------------------------------------------------ analyze: a work budget
 
 BIG_PACK = """\

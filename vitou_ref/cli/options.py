@@ -25,7 +25,7 @@ SUITE_HELP = (
 )
 
 
-def _read(read: Callable[..., _T], text: str, **bounds: Any) -> _T:
+def read_option(read: Callable[..., _T], text: str, **bounds: Any) -> _T:
     """``text`` read by the one reader; its ReadError becomes the usage error it says (exit 2, naming the option)."""
     try:
         return read(text, **bounds)
@@ -35,33 +35,43 @@ def _read(read: Callable[..., _T], text: str, **bounds: Any) -> _T:
 
 def number(text: str) -> float:
     """Any finite number (no nan, no inf), in the digits 0-9."""
-    return _read(reader.decimal, text)
+    return read_option(reader.decimal, text)
+
+
+# The longest wait or run any option asks for: time.sleep(), a thread's join() and a deadline on the clock all
+# overflow long before 1e300 seconds, which float() and the reader take as finite.
+MAX_SECONDS = 1_000_000  # eleven days and a half
 
 
 def positive_seconds(text: str) -> float:
-    """A finite duration above zero (no nan, no inf)."""
-    return _read(reader.decimal, text, above=0, what="a number of seconds")
+    """A finite duration above zero, at most MAX_SECONDS."""
+    return read_option(reader.decimal, text, above=0, hi=MAX_SECONDS, what="a number of seconds")
+
+
+def positive(text: str) -> float:
+    """A finite number above zero (a width, say)."""
+    return read_option(reader.decimal, text, above=0, what="a number")
 
 
 def percent(text: str) -> float:
-    return _read(reader.decimal, text, lo=0, hi=100, what="a percentage")
+    return read_option(reader.decimal, text, lo=0, hi=100, what="a percentage")
 
 
 def positive_int(text: str) -> int:
-    return _read(reader.whole, text, lo=1)
+    return read_option(reader.whole, text, lo=1)
 
 
 def count(text: str) -> int:
     """A whole number, zero allowed (restarts, say)."""
-    return _read(reader.whole, text, lo=0)
+    return read_option(reader.whole, text, lo=0)
 
 
 def whole_percent(text: str) -> int:
-    return _read(reader.whole, text, lo=0, hi=100, what="a whole percentage")
+    return read_option(reader.whole, text, lo=0, hi=100, what="a whole percentage")
 
 
 def seed(text: str) -> int:
-    return _read(reader.whole, text, lo=0, hi=2**63 - 1, what="a seed", max_digits=19)
+    return read_option(reader.whole, text, lo=0, hi=2**63 - 1, what="a seed", max_digits=19)
 
 
 def command(text: str) -> str:

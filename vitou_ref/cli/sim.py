@@ -27,6 +27,17 @@ PLAYED["scheduler_timeout"] = "--scheduler-timeout"
 UNTIL = {"until_figure": "--until-figure", "checkpoint": "--checkpoint", "max_matches": "--max-matches"}
 CHECKPOINT, MAX_MATCHES = 100, 100_000  # the defaults the help states (vitou_ref.sim.stopping holds them too)
 HANDSHAKE = 30  # seconds; the help states it, and vitou_ref.sim.execute.HANDSHAKE_SECONDS is the same
+# The most deals a search samples at one decision (vitou_ref.players.search.MAX_BUDGET): each is a match in memory,
+# and 10**18 of them filled every byte of the machine before the first decision.
+MAX_BUDGET = 10_000
+
+
+def _budget(text: str) -> int:
+    from ..rules import reader
+
+    return _o.read_option(reader.whole, text, lo=1, hi=MAX_BUDGET, what="a search budget")
+
+
 PLOT_FORMATS = (".png", ".svg")
 
 
@@ -68,7 +79,11 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "odd ones, and its win rate is reported (default: none, every seat plays --players)",
     )
     sim.add_argument(
-        "--budget", type=_o.positive_int, metavar="N", help="the search and solver players' budget (default: their own)"
+        "--budget",
+        type=_budget,
+        metavar="N",
+        help=f"the search and solver players' budget: deals sampled at each decision, each kept while it is made, "
+        f"at most {MAX_BUDGET:,} (default: their own, 16)",
     )
     sim.add_argument(
         "--format",
@@ -128,7 +143,7 @@ def _add_run_options(sim: argparse.ArgumentParser) -> None:
     )
     sim.add_argument(
         "--until-width",
-        type=_o.positive_seconds,
+        type=_o.positive,
         metavar="W",
         help="play until the 95%% interval of --until-figure is narrower than W, looking every --checkpoint "
         "matches, at most --max-matches (default: play --matches)",

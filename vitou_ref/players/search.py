@@ -28,6 +28,7 @@ from .heuristic import decide, signal_for
 from .reading import deal_unseen, readings
 
 DEFAULT_BUDGET = 16
+MAX_BUDGET = 10_000  # deals sampled at one decision, each a match kept in memory while it is made
 MAX_DRAWS = 8  # draws per wanted world before giving up on consistency (then fewer worlds are used)
 
 
@@ -37,8 +38,10 @@ class SearchPlayer:
     kind = "search"
 
     def __init__(self, seed: int, budget: int = DEFAULT_BUDGET) -> None:
-        if budget < 1:
-            raise ValueError(f"a search budget is a number of sampled deals, 1 or more, not {budget}")
+        if not 1 <= budget <= MAX_BUDGET:
+            raise ValueError(
+                f"a search budget is a number of sampled deals, 1 or more and at most {MAX_BUDGET:,}, not {budget}"
+            )
         self.budget = budget
         self._rng = random.Random(seed)
 

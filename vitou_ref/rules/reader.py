@@ -79,15 +79,19 @@ def decimal(
     if not math.isfinite(value):
         raise ReadError(f"{shown(text)} is not a finite number")
     if above is not None and value <= above:
-        raise ReadError(f"{shown(text)} is out of range: {what} above {above:g}")
+        raise ReadError(f"{shown(text)} is out of range: {what} above {_said(above)}")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
-        bound = (
-            f"from {lo:g} to {hi:g}"
-            if lo is not None and hi is not None
-            else (f"{lo:g} or more" if lo is not None else f"{hi:g} or less")
-        )
+        if lo is not None and hi is not None:
+            bound = f"from {_said(lo)} to {_said(hi)}"
+        else:
+            bound = f"{_said(lo)} or more" if lo is not None else f"{_said(hi or 0)} or less"
         raise ReadError(f"{shown(text)} is out of range: {what} {bound}")
     return value
+
+
+def _said(bound: float) -> str:
+    """A bound as a message writes it: 1,000,000 rather than 1e+06, 0.5 as it is."""
+    return f"{int(bound):,}" if float(bound).is_integer() and abs(bound) < 1e15 else f"{bound:g}"
 
 
 def version(text: str, *, what: str = "a version") -> tuple[int, int, int]:
