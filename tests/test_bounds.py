@@ -104,9 +104,10 @@ def test_a_search_budget_has_a_bound(capsys: pytest.CaptureFixture[str]) -> None
     # Each deal a search samples is a match held in memory while it decides: --budget 999999999999999999 took
     # 23 GB in minutes before its first decision. At most 10,000 (625 times the default of 16, ~50 MB).
     from vitou_ref.cli.main import parse_args
+    from vitou_ref.cli.options import MAX_BUDGET as STATED
     from vitou_ref.players.search import MAX_BUDGET, SearchPlayer
 
-    assert cli_sim.MAX_BUDGET == MAX_BUDGET == 10_000
+    assert STATED == MAX_BUDGET == 10_000
     assert parse_args(["simulate", "--players", "search", "--budget", "10000"]).budget == MAX_BUDGET
     with pytest.raises(SystemExit) as stop:
         parse_args(["simulate", "--players", "search", "--budget", "10001"])

@@ -74,6 +74,15 @@ def seed(text: str) -> int:
     return read_option(reader.whole, text, lo=0, hi=2**63 - 1, what="a seed", max_digits=19)
 
 
+# The most deals a search samples at one decision (vitou_ref.players.search.MAX_BUDGET): each is a match in memory,
+# and 10**18 of them filled every byte of the machine before the first decision.
+MAX_BUDGET = 10_000
+
+
+def search_budget(text: str) -> int:
+    return read_option(reader.whole, text, lo=1, hi=MAX_BUDGET, what="a search budget")
+
+
 def command(text: str) -> str:
     """An implementation's command line: given, it must say something (an unset variable is not the reference)."""
     if not text.strip():

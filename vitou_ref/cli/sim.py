@@ -27,15 +27,6 @@ PLAYED["scheduler_timeout"] = "--scheduler-timeout"
 UNTIL = {"until_figure": "--until-figure", "checkpoint": "--checkpoint", "max_matches": "--max-matches"}
 CHECKPOINT, MAX_MATCHES = 100, 100_000  # the defaults the help states (vitou_ref.sim.stopping holds them too)
 HANDSHAKE = 30  # seconds; the help states it, and vitou_ref.sim.execute.HANDSHAKE_SECONDS is the same
-# The most deals a search samples at one decision (vitou_ref.players.search.MAX_BUDGET): each is a match in memory,
-# and 10**18 of them filled every byte of the machine before the first decision.
-MAX_BUDGET = 10_000
-
-
-def _budget(text: str) -> int:
-    from ..rules import reader
-
-    return _o.read_option(reader.whole, text, lo=1, hi=MAX_BUDGET, what="a search budget")
 
 
 PLOT_FORMATS = (".png", ".svg")
@@ -80,10 +71,10 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     sim.add_argument(
         "--budget",
-        type=_budget,
+        type=_o.search_budget,
         metavar="N",
         help=f"the search and solver players' budget: deals sampled at each decision, each kept while it is made, "
-        f"at most {MAX_BUDGET:,} (default: their own, 16)",
+        f"at most {_o.MAX_BUDGET:,} (default: their own, 16)",
     )
     sim.add_argument(
         "--format",
