@@ -11,6 +11,7 @@ from typing import Any
 from .._version import __version__
 from ..kit import outpaths as _out
 from ..present.escape import text
+from ..present.terminal import escaped_streams
 from ..rules.errors import InputError, SetupError, VitouError
 from . import adapter, analyze, audit, bench, certify, completion, desk, hunt, report, sim, spec, suite
 from . import stop as _stop
@@ -109,8 +110,14 @@ def main(argv: Sequence[str] | None = None, *, last: bool = False) -> int:
 
     ``last``: the process ends when it returns (the ``vitou`` command), so a
     signal after the command ends it at once instead of giving back the
-    handlers there were before.
+    handlers there were before. Whatever the command prints goes through the
+    one text escaper on its way out (``present/terminal.py``).
     """
+    with escaped_streams():
+        return _main(argv, last=last)
+
+
+def _main(argv: Sequence[str] | None, *, last: bool) -> int:
     try:
         args = parse_args(argv)
     except SystemExit as exc:  # argparse has printed its message

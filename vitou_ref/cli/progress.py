@@ -10,6 +10,9 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any, TextIO
 
+from ..present import escape
+from ..present.terminal import unescaped
+
 HELP = "show progress even when stderr is not a terminal (then as a line every few seconds)"
 TERMINAL_EVERY = 0.1  # seconds between redraws on a terminal
 LOG_EVERY = 5.0  # seconds between lines in a log, with --progress
@@ -39,7 +42,9 @@ class ProgressLine:
         stream: TextIO | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.stream = stream if stream is not None else sys.stderr
+        # The line's own carriage returns must reach the terminal: it writes below the escaping stream,
+        # and escapes its text itself (a label may name a ruleset).
+        self.stream = unescaped(stream if stream is not None else sys.stderr)
         self.terminal = _isatty(self.stream)
         self.on = self.terminal or force
         self.label, self.total, self.unit, self.failed = label, total, unit, failed
@@ -77,7 +82,7 @@ class ProgressLine:
         tail += f", {_clock_time(elapsed)} elapsed"
         if elapsed >= 1.0 and 0 < self.done < self.total:
             tail += f", {_clock_time(elapsed * (self.total - self.done) / self.done)} left"
-        return f"{self.label}: {self.done}/{self.total} {self.unit}{pct}{tail}"
+        return escape.text(f"{self.label}: {self.done}/{self.total} {self.unit}{pct}{tail}")
 
     def _write(self, text: str) -> None:
         if self.terminal:

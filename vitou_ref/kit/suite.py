@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import functools
 import os
+import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,7 +82,25 @@ def suite_root(ref: str | os.PathLike[str] | None) -> Path:
         return default_suite_dir()
     if isinstance(ref, str) and ref in SHIPPED_SUITES:
         return data_dir("conformance") / SHIPPED_SUITES[ref]
+    if not os.fspath(ref):  # Path("") is the working directory: an empty value is a mistake, not a wish to read it
+        raise InputError(
+            [Problem("SUITE_MISSING", "an empty path names no suite; give a directory, a file or a name", "--suite")]
+        )
     return Path(os.fspath(ref))
+
+
+def _kind_of(root: Path) -> str:
+    """``directory``, ``file`` (anything else that exists), or why there is nothing to read at ``root``.
+
+    One stat, whatever it raises: pathlib's is_dir() and exists() let some errors through (a name too long).
+    """
+    try:
+        mode = root.stat().st_mode
+    except OSError as exc:
+        return "no such file or directory" if exc.errno in (errno.ENOENT, errno.ENOTDIR) else exc.strerror or str(exc)
+    except ValueError:  # a NUL in the path
+        return "not a usable path"
+    return "directory" if stat.S_ISDIR(mode) else "file"
 
 
 def _retired(root: Path) -> dict[str, str]:
@@ -114,7 +134,8 @@ def suite_rules_files(path: str | os.PathLike[str] | None) -> list[str]:
 def load_suite(path: str | os.PathLike[str] | None = None) -> Suite:
     """Every case under a directory (or in one file): ids unique, none retired; InputError otherwise."""
     root = suite_root(path)
-    if root.is_dir():
+    kind = _kind_of(root)
+    if kind == "directory":
         own = root / RULESETS_DIR
         files = sorted(
             p
@@ -123,13 +144,13 @@ def load_suite(path: str | os.PathLike[str] | None = None) -> Suite:
         )
         rules_files = suite_rules_files(root)
         base = root
-    elif root.exists():  # a file; one that is not regular (a FIFO, a device) is refused by the loader, unread
+    elif kind == "file":  # a file; one that is not regular (a FIFO, a device) is refused by the loader, unread
         files = [root]
         rules_files = []
         base = root.parent
     else:
         shipped = ", ".join(SHIPPED_SUITES)
-        why = f"no such file or directory (the shipped suites, by name: {shipped})"
+        why = f"{kind} (the shipped suites, by name: {shipped})"
         raise InputError([Problem("SUITE_MISSING", why, os.fspath(root))])
     cases: list[Case] = []
     envelope: list[EnvelopeCase] = []

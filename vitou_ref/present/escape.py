@@ -46,6 +46,7 @@ from typing import Any
 _BEYOND_C0 = "\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ufffe\uffff\ud800-\udfff"
 _UNSHOWN_RE = re.compile(f"[\x00-\x1f{_BEYOND_C0}]")
 _UNSHOWN_BUT_LINES_RE = re.compile(f"[\x00-\x09\x0b-\x1f{_BEYOND_C0}]")  # newline kept
+_UNSHOWN_BUT_LAYOUT_RE = re.compile(f"[\x00-\x08\x0b-\x1f{_BEYOND_C0}]")  # newline and tab kept
 _IN_JSON = re.compile(f"[{_BEYOND_C0}]")  # json escapes C0 itself
 # "_" between two letters or digits can neither open nor close emphasis (CommonMark 6.2), so a_b stays as written.
 _MD_PUNCT = re.compile(r"([\\`*\[\]<>&|~#$]|(?<![^\W_])_|_(?![^\W_]))")
@@ -74,6 +75,15 @@ def text(value: Any, limit: int | None = None, *, lines: bool = False) -> str:
     if limit is not None and len(s) > limit:
         s = s[: max(0, limit - len(ELLIPSIS))] + ELLIPSIS
     return s
+
+
+def layout(s: str) -> str:
+    """``s`` as a command writes it to its own stdout or stderr: ``text()``'s escapes, newlines and tabs kept.
+
+    What every command's streams pass their text through (``vitou_ref/present/terminal.py``), whatever
+    the command escaped before: nothing it prints can drive the terminal it prints to.
+    """
+    return _UNSHOWN_BUT_LAYOUT_RE.sub(lambda m: _visible(m.group()), s)
 
 
 def markdown(value: Any, limit: int | None = None) -> str:
@@ -129,4 +139,4 @@ def json_dumps(
     return out if ascii else _IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
 
 
-__all__ = ["ELLIPSIS", "html", "json_dumps", "markdown", "markdown_code", "text", "xml"]
+__all__ = ["ELLIPSIS", "html", "json_dumps", "layout", "markdown", "markdown_code", "text", "xml"]
