@@ -83,8 +83,10 @@ def serve(rules_files: list[str] | None, mutant: str | None) -> int:
             return 2
     try:
         server = build_server(rules_files, mutant)
-    except VitouError as exc:
-        print(f"vitou adapter: {exc}", file=sys.stderr)
+    except VitouError as exc:  # a file's name, a profile's words: escaped
+        from ..present.escape import text
+
+        print(f"vitou adapter: {text(str(exc))}", file=sys.stderr)
         return 2
     # Bytes in, bytes out: the server itself checks the encoding and bounds each line.
     try:

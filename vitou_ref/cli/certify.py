@@ -8,6 +8,7 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..present import escape
 from ..rules.errors import InputError, UnknownRuleset
 from ..rules.problems import Problem
 from . import limits as _limits
@@ -183,12 +184,12 @@ def certify(
             for path in [*suite_rules_files(suite), *([rules_file] if rules_file else [])]:
                 argv += ["--rules", path]
     except ValueError as exc:
-        print(f"vitou certify: --impl: {exc}", file=sys.stderr)
+        print(f"vitou certify: --impl: {escape.text(str(exc))}", file=sys.stderr)
         return 2
     outputs = Outputs(fmt, report, junit, save_failed, force, impl or shlex.join(REFERENCE_COMMAND), progress)
     problem = output_problem(outputs)
     if problem is not None:
-        print(f"vitou certify: {problem}", file=sys.stderr)
+        print(f"vitou certify: {escape.text(problem)}", file=sys.stderr)  # a path as given: escaped
         return 2
     label = impl if impl is not None else "the bundled reference (python -m vitou_ref.adapter)"
     # The implementation starts while the suite loads, the two overlapping, when every ruleset asked is
@@ -221,7 +222,7 @@ def certify(
         refuse_taken_names((c for cs in plan.cases.values() for c in cs), outputs)
         return _run(plan, options, early, outputs)
     except Refused as exc:
-        print(f"vitou certify: {exc}", file=sys.stderr)
+        print(f"vitou certify: {escape.text(str(exc), lines=True)}", file=sys.stderr)  # its lines laid out as said
         return 2
     finally:
         if early is not None:
@@ -347,7 +348,7 @@ def _run(plan: _Plan, options: Options, early: Connection | None, outputs: Outpu
     print_verdicts(outputs.fmt, run, vs)  # the verdict first: a file that cannot be written loses nothing else
     lost = write_files(outputs, run, vs, jsonl)
     for text in lost:
-        print(f"vitou certify: could not write {text}", file=sys.stderr)
+        print(f"vitou certify: could not write {escape.text(text)}", file=sys.stderr)
     return 2 if lost else exit_status(vs)
 
 

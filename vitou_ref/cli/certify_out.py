@@ -90,7 +90,9 @@ def write_files(outputs: Outputs, run: Run, vs: list[Verdict], jsonl: JsonlRepor
         lost += [lost_write("--save-failed", path, exc) for path, exc in problems]
         if written:
             saved = counted(len(written), "failing case", "failing cases")
-            print(f"saved {saved} under {outputs.save_failed}", file=sys.stderr)
+            from ..present.escape import text
+
+            print(f"saved {saved} under {text(outputs.save_failed)}", file=sys.stderr)
     return lost
 
 

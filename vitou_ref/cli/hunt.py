@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..kit import outpaths as _out
+from ..present.escape import text
 from ..rules.errors import OutputFailed
 from . import limits as _limits
 from . import options as _o
@@ -183,7 +184,6 @@ def cmd_match(args: argparse.Namespace) -> int:
 def play_match(ruleset: str, seed: int | None) -> int:
     from ..audit.account import account
     from ..engine.match import Match
-    from ..present.escape import text
     from ..rules.registry import load_ruleset
 
     rules = load_ruleset(ruleset)
@@ -237,11 +237,11 @@ def fuzz(
     try:
         argv = split_command(impl) if impl is not None else list(REFERENCE_COMMAND)
     except ValueError as exc:
-        print(f"vitou fuzz: --impl: {exc}", file=sys.stderr)
+        print(f"vitou fuzz: --impl: {text(str(exc))}", file=sys.stderr)
         return 2
     problem = _out.dir_problem(save, "--save")
     if problem is not None:
-        print(f"vitou fuzz: {problem}", file=sys.stderr)
+        print(f"vitou fuzz: {text(problem)}", file=sys.stderr)
         return 2
     rules = load_ruleset(ruleset)
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
@@ -263,7 +263,7 @@ def fuzz(
         checked = fuzzer.reproduce(d) if d is not None else None
     except Fault as exc:
         line.close()  # before the message, which would otherwise land on the progress line
-        print(f"vitou fuzz: {exc.message}", file=sys.stderr)
+        print(f"vitou fuzz: {text(exc.message, lines=True)}", file=sys.stderr)
         return 2
     finally:
         fuzzer.close()

@@ -70,7 +70,9 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def _usage(message: str) -> int:
-    print(f"vitou report: {message}", file=sys.stderr)
+    from ..present import escape
+
+    print(f"vitou report: {escape.text(message)}", file=sys.stderr)  # a path as given: escaped
     return 2
 
 
@@ -88,8 +90,10 @@ def _read(files: list[str], force: bool, doing: str) -> list[Report]:
             "REPORT_FORCE", f"give --force to have them {doing} all the same, each kept apart", "vitou report"
         )
         raise InputError([*problems, hint])
+    from ..present import escape
+
     for p in problems:
-        print(f"vitou report: note (--force): {p}", file=sys.stderr)
+        print(f"vitou report: note (--force): {escape.text(str(p))}", file=sys.stderr)
     return reports
 
 
@@ -102,8 +106,10 @@ def _file_problem(path: str, inputs: list[str], force: bool) -> str | None:
 def _incomplete(reports: list[Report]) -> bool:
     """Each incomplete report said on stderr; True if there is one (the exit status is then 2)."""
     notices = [n for n in (r.notice() for r in reports) if n is not None]
+    from ..present import escape
+
     for n in notices:
-        print(f"vitou report: {n}", file=sys.stderr)
+        print(f"vitou report: {escape.text(str(n))}", file=sys.stderr)
     return bool(notices)
 
 
@@ -129,7 +135,9 @@ def report(files: list[str], fmt: str, out: str | None, rulebook: str | None, fo
             raise OutputFailed(f"--output: {out}: {exc.strerror or exc}") from None
     emit(text, page, force=force)
     if page is not None:
-        print(f"wrote {page}", file=sys.stderr)
+        from ..present import escape
+
+        print(f"wrote {escape.text(page)}", file=sys.stderr)
     return 2 if _incomplete(reports) else 0
 
 
@@ -152,7 +160,10 @@ def _render(c: Comparison, fmt: str, page: str | None, rulebook: str | None) -> 
             rulebook = beside if os.path.isfile(beside) else None
         book = load_rulebook(rulebook, page) if rulebook else None
         if rulebook and (book is None or not any(a.startswith("clause-") for a in book.anchors)):
-            print(f"vitou report: --rulebook: {rulebook} has no clause to link to", file=sys.stderr)
+            from ..present import escape
+
+            said = f"--rulebook: {rulebook} has no clause to link to"
+            print(f"vitou report: {escape.text(said)}", file=sys.stderr)
         return render_page(c, book)
     from ..present.escape import json_dumps
     from ..results import text as results_text
@@ -200,8 +211,10 @@ def report_badges(directory: str, files: list[str], force: bool) -> int:
         written = write_badges(directory, compare(reports))
     except OSError as exc:
         raise OutputFailed(f"--badge: {directory}: {exc.strerror or exc}") from None
+    from ..present import escape
+
     for path in written:
-        print(path)
+        print(escape.text(path))  # under the --badge directory, as given
     return 2 if _incomplete(reports) else 0
 
 

@@ -56,6 +56,7 @@ def fixtures_check(
     suite: str | None, rulesets: list[str] | None, rules: list[str] | None, *, coverage: bool, fmt: str
 ) -> int:
     from ..kit.suitecheck import check_suite
+    from ..present.escape import text
     from ..rules.registry import load_rules_file
 
     extra = {r.name: r for r in (load_rules_file(f) for f in rules or [])}
@@ -65,7 +66,7 @@ def fixtures_check(
         print_json(report.to_json())
         return status
     if report.suite is not None:
-        print(f"suite: {report.suite.root} ({len(report.suite.files)} files, {len(report.suite.cases)} cases)")
+        print(text(f"suite: {report.suite.root} ({len(report.suite.files)} files, {len(report.suite.cases)} cases)"))
     for name, n in report.checked.items():
         failed = sum(1 for f in report.failures if f.ruleset == name)
         print(f"{name}: {n - failed}/{n} cases pass on the reference")
@@ -76,10 +77,10 @@ def fixtures_check(
             for item, why in report.exempt.get(name, {}).items():
                 short = why if len(why) <= 90 else why[:87].rsplit(" ", 1)[0] + "..."
                 print(f"  out of reach by the rules: {item} ({short})")
-    for f in report.failures:
-        print(f"FAIL {f.describe()}")
+    for f in report.failures:  # a case's words and a path: escaped
+        print(text(f"FAIL {f.describe()}"))
     for p in report.problems:
-        print(str(p))
+        print(text(str(p)))
     failing = counted(len(report.failures), "failing case", "failing cases")
     print("OK" if report.ok else f"FAILED: {failing}, {counted(len(report.problems), 'problem', 'problems')}")
     return status
