@@ -608,6 +608,20 @@ def test_error_lines_escape_what_they_quote(capsys: pytest.CaptureFixture[str], 
     assert raw_in((out + err).replace("\n", "")) == []
 
 
+def test_a_path_quoted_in_an_error_line_is_escaped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Each printed the name it was given raw: certify's and fuzz's output checks, and the adapter's rules file.
+    taken = tmp_path / "x\x1b[2J\x1b]0;t\x07\u202e.jsonl"
+    taken.write_text("", encoding="utf-8")
+    for argv in (
+        ["certify", "--smoke", "--report", str(taken)],
+        ["fuzz", "--examples", "1", "--save", str(taken)],
+        ["adapter", "--rules", str(tmp_path / "nope\x1b]0;t\x07.yaml")],
+    ):
+        status, out, err = _run(argv, capsys)
+        assert status == 2 and "\\x1b" in err, argv
+        assert raw_in((out + err).replace("\n", "")) == [], argv
+
+
 # ------------------------------------------------------------------ (d) one mechanism
 
 ESCAPERS = re.compile(
