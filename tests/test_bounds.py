@@ -84,6 +84,19 @@ def test_a_scheduler_that_accepts_and_says_nothing_is_given_up_on(tmp_path: Path
     assert time.monotonic() - start < 30  # the bound, a second's grace, and an interpreter's start
 
 
+@needs_dask
+def test_a_scheduler_without_workers_is_given_up_on(tmp_path: Path) -> None:
+    # A scheduler that answers, with no worker: every range submitted waited for one for ever.
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=0, processes=False, protocol="tcp", dashboard_address=None) as cluster:
+        argv = [sys.executable, "-m", "vitou_ref", "simulate", "--matches", "2"]
+        argv += ["--scheduler", cluster.scheduler_address, "--scheduler-timeout", "1"]
+        done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2, done.stderr
+    assert "the scheduler has no worker: none joined within 1 s (--scheduler-timeout)" in done.stderr
+
+
 def test_the_handshake_bound_is_stated_in_the_help() -> None:
     from vitou_ref.sim.execute import HANDSHAKE_SECONDS
 

@@ -121,8 +121,8 @@ def _add_run_options(sim: argparse.ArgumentParser) -> None:
         "--scheduler-timeout",
         type=_o.positive_seconds,
         metavar="SEC",
-        help=f"how long --scheduler waits to connect to the scheduler and for its answer to Dask's handshake; a "
-        f"scheduler that does not answer in time is an error naming --scheduler (default: {HANDSHAKE})",
+        help=f"how long --scheduler waits to connect, for the answer to Dask's handshake and for a first worker; "
+        f"a scheduler that does not answer in time, or has no worker, is an error naming --scheduler (default: {HANDSHAKE})",
     )
     sim.add_argument(
         "--duplicate",
@@ -338,14 +338,18 @@ def _play(req: Request, progress: Callable[[int], None]) -> Result:
 
     if req.scheduler is None:
         return run()
-    from ..sim.execute import SchedulerSilent, dask_executor
+    from ..sim.execute import NoWorkers, SchedulerSilent, dask_executor
 
     address, timeout = _scheduler(req), req.scheduler_timeout or HANDSHAKE
     try:
         with dask_executor(address, timeout) as (executor, threads):
             return run(executor, threads)
-    except SchedulerSilent:
-        said = f"the scheduler took the connection but did not answer Dask's handshake within {timeout:g} s"
+    except (SchedulerSilent, NoWorkers) as exc:
+        said = (
+            f"the scheduler took the connection but did not answer Dask's handshake within {timeout:g} s"
+            if isinstance(exc, SchedulerSilent)
+            else f"the scheduler has no worker: none joined within {timeout:g} s"
+        )
         raise _bad("--scheduler", f"{address}: {said} (--scheduler-timeout)") from None
     except OSError as exc:  # Dask's connection errors are OSErrors (TimeoutError among them)
         raise _bad("--scheduler", f"{address}: cannot reach the scheduler ({exc})") from None

@@ -76,6 +76,10 @@ class SchedulerSilent(TimeoutError):
     """The scheduler took the connection and never answered Dask's handshake within the bound."""
 
 
+class NoWorkers(TimeoutError):
+    """The scheduler answered, but no worker joined it within the bound: nothing would ever be played."""
+
+
 @contextlib.contextmanager
 def dask_executor(address: str, timeout: float = HANDSHAKE_SECONDS) -> Iterator[tuple[Executor, int]]:
     """The executor of the Dask cluster at ``address`` and its number of worker threads; Dask is imported here
@@ -87,6 +91,10 @@ def dask_executor(address: str, timeout: float = HANDSHAKE_SECONDS) -> Iterator[
     distributed: Any = importlib.import_module("distributed")
     client = _connect(distributed, address, timeout)
     try:
+        try:
+            client.wait_for_workers(1, timeout=timeout)
+        except Exception:  # Dask's TimeoutError, whichever class it is in this version
+            raise NoWorkers(f"no worker joined the scheduler within {timeout:g} s") from None
         yield client.get_executor(), max(1, sum(client.nthreads().values()))
     finally:
         client.close()
@@ -230,6 +238,7 @@ def end_workers(pool: ProcessPoolExecutor) -> None:
 __all__ = [
     "HANDSHAKE_SECONDS",
     "Inline",
+    "NoWorkers",
     "Part",
     "SchedulerSilent",
     "Task",
