@@ -125,10 +125,10 @@ def _retired(root: Path) -> dict[str, str]:
 
 def suite_rules_files(path: str | os.PathLike[str] | None) -> list[str]:
     """The rules files a suite directory brings (none for the bundled suite, or a single file), without loading it."""
-    if path is None:
+    if path is None or not os.fspath(path):  # an empty path is refused by load_suite, never read as "."
         return []
     own = Path(os.fspath(path)) / RULESETS_DIR
-    return [os.fspath(p) for p in sorted(own.glob("*.yaml"))] if own.is_dir() else []
+    return [os.fspath(p) for p in sorted(own.glob("*.yaml"))] if _kind_of(own) == "directory" else []
 
 
 def load_suite(path: str | os.PathLike[str] | None = None) -> Suite:
@@ -171,7 +171,7 @@ def load_suite(path: str | os.PathLike[str] | None = None) -> Suite:
                 envelope.append(c)
             else:
                 cases.append(c)
-    retired = _retired(base) if root.is_dir() else {}
+    retired = _retired(base) if kind == "directory" else {}
     seen: dict[str, Case | EnvelopeCase] = {}
     every: list[Case | EnvelopeCase] = [*cases, *envelope]
     for c in every:
