@@ -6,6 +6,8 @@ import ast
 import importlib.util
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -455,3 +457,27 @@ def test_the_grep_lets_arithmetic_through(tmp_path: Path, line: str) -> None:
     (package / "audit").mkdir(parents=True)
     (package / "audit" / "x.py").write_text(f"{line}\n", encoding="utf-8")
     assert readings(package) == []
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("--vitou-timeout", "١٢"),  # float() reads it as 12
+        ("--vitou-timeout", "nan"),  # float() reads it, and no deadline is ever reached
+        ("--vitou-start-timeout", "inf"),
+        ("--vitou-max-restarts", "３"),  # int() reads it as 3
+        ("--vitou-max-restarts", "-1"),
+    ],
+)
+def test_the_plugins_numbers_are_read_by_the_one_reader(option: str, value: str, tmp_path: Path) -> None:
+    (tmp_path / "test_one.py").write_text("def test_one():\n    pass\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_one.py", option, value],
+        check=False,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 4, done.stdout + done.stderr  # pytest's usage error, before anything runs
+    assert f"argument {option}:" in done.stderr

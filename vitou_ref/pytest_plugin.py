@@ -50,17 +50,31 @@ def pytest_plugin_registered(plugin: object, manager: pytest.PytestPluginManager
             manager.register(_Alias(), name)
 
 
+def _seconds(text: str) -> float:
+    """A number of seconds, read as every vitou command reads one (float() would take "١٢", "nan" and "inf")."""
+    from .cli.options import positive_seconds  # loaded only when the option is given
+
+    return positive_seconds(text)
+
+
+def _count(text: str) -> int:
+    """A whole number, 0 or more, read as every vitou command reads one (int() would take "١٢")."""
+    from .cli.options import count
+
+    return count(text)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("vitou", "Vitou conformance")
     group.addoption("--vitou-impl", metavar="COMMAND", help="certify this protocol v1 implementation")
     group.addoption("--vitou-ruleset", default="vitou", metavar="ID", help="ruleset to certify (default: vitou)")
     group.addoption("--vitou-suite", metavar="DIR", help="another directory of cases")
-    group.addoption("--vitou-timeout", type=float, default=10.0, metavar="SEC", help="per request (default 10)")
+    group.addoption("--vitou-timeout", type=_seconds, default=10.0, metavar="SEC", help="per request (default 10)")
     group.addoption(
-        "--vitou-start-timeout", type=float, default=30.0, metavar="SEC", help="for the answer to start (default 30)"
+        "--vitou-start-timeout", type=_seconds, default=30.0, metavar="SEC", help="for the answer to start (default 30)"
     )
     group.addoption(
-        "--vitou-max-restarts", type=int, default=3, metavar="N", help="restarts after a crash or hang (default 3)"
+        "--vitou-max-restarts", type=_count, default=3, metavar="N", help="restarts after a crash or hang (default 3)"
     )
     group.addoption(
         "--vitou-level",
