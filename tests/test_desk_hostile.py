@@ -304,3 +304,22 @@ def test_a_number_in_a_form_is_ascii_digits_in_its_range_or_the_form_changes_not
         assert refused or (op, number) == ("game", ""), (number, status, html[-300:])  # blank: no starting score
         assert "error in vitou" not in html
         assert ([b.data for b in desk.desk.branches], desk.desk.current) == before, number
+
+
+def test_a_browser_that_hangs_up_mid_answer_prints_no_traceback(capsys: pytest.CaptureFixture[str]) -> None:
+    # A closed tab or a client that gives up while the desk answers (a refused 10 MB body, say) breaks the
+    # pipe: the standard server prints a traceback for it on the referee's terminal; the desk says nothing.
+    from vitou_ref.desk.server import _Server
+
+    server = _Server.__new__(_Server)  # handle_error reads nothing of the server's state
+    for gone in (BrokenPipeError(32, "Broken pipe"), ConnectionResetError(104, "reset"), TimeoutError()):
+        try:
+            raise gone
+        except OSError:
+            server.handle_error(None, ("127.0.0.1", 1))
+    assert capsys.readouterr().err == ""
+    try:
+        raise ValueError("a bug of the desk")
+    except ValueError:
+        server.handle_error(None, ("127.0.0.1", 1))
+    assert "a bug of the desk" in capsys.readouterr().err  # a real error is still told

@@ -151,6 +151,19 @@ class Handler(BaseHTTPRequestHandler):
 HOST = "127.0.0.1"  # the loopback interface only: the desk is for the person at this machine
 
 
+class _Server(ThreadingHTTPServer):
+    """The standard server, quiet when a browser goes away mid-answer: a closed tab is no error of the desk."""
+
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        import sys
+
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return  # the peer hung up or went silent: nothing to tell the referee
+        super().handle_error(request, client_address)
+
+
 def serve(desk: Desk, port: int = 0) -> tuple[ThreadingHTTPServer, str]:
     """A server bound to the loopback interface, and the page's address with its secret."""
     secret = secrets.token_urlsafe(24)
@@ -161,8 +174,7 @@ def serve(desk: Desk, port: int = 0) -> tuple[ThreadingHTTPServer, str]:
 
     DeskHandler.desk, DeskHandler.secret = desk, secret
     DeskHandler.bound = bound
-    server = ThreadingHTTPServer((HOST, port), DeskHandler)
-    server.daemon_threads = True
+    server = _Server((HOST, port), DeskHandler)
     bound.append(server.server_address[1])
     return server, f"http://{HOST}:{bound[0]}/{secret}/"
 
