@@ -3,7 +3,8 @@
 A group is who acts, then what:
 
     N AS          a seat plays a card (rank then suit)
-    N r3          a seat bids: r3, r6, r12, rbaraque (any level of the ladder)
+    N r3          a seat bids: r3, r6, r12, rbaraque (any level of the ladder);
+                  also written apart, N raise 3 or N r 3
     S refuse      the immediate follower refuses
     B accept      the player a raise waits on accepts it (Le Truc: a raise answered before any card)
     NS takes      the side at exactly 20 plays the hand   (protocol: play_hand)
@@ -14,17 +15,22 @@ A group is who acts, then what:
 
 Whitespace separates tokens; a ``/`` between groups is ignored (use it to
 mark hands); ``{...}`` is a note on the action before it; ``#`` starts a
-comment to the end of the line.
+comment to the end of the line. A word the notation does not know, or one
+nearer another act than a bid (``S refuses``), is a problem at its place,
+naming the nearest word of the notation.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..engine.tables import Tables
+from ..present import escape
 from ..rules import reader
 from ..rules.cards import Card
 from ..rules.problems import Problem
@@ -36,6 +42,10 @@ _SEAT_VERBS = ("accept", "refuse", "pass", "play")
 # The words of a seat's acts other than a card and a raise, in the order a problem lists them.
 _VERBS = (("accept", "accept"), ("refuse", "refuse"), ("call_pass", "pass"), ("call_play", "play"))
 _SIDE_VERBS = {"takes": "play_hand", "declines": "decline_hand"}
+# The bid's word written apart from its level ("W raise 3", "W r 3"): the same group as "W r3".
+_RAISE_APART = ("raise", "r")
+# A word is quoted at most this long: a 5,000-letter typo needs no more to be found at its line and column.
+_QUOTED = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +140,7 @@ def parse_notation(
         if who not in seats and who not in sides:
             bad(
                 "NOTATION_WHO",
-                f"{who!r} is not a seat or side of {t.name} (seats {' '.join(t.seat_ids)}; sides {' '.join(t.side_ids)})",
+                f"{_quoted(who)} is not a seat or side of {t.name} (seats {' '.join(t.seat_ids)}; sides {' '.join(t.side_ids)})",
                 line,
                 col,
             )
@@ -143,19 +153,101 @@ def parse_notation(
             i += 1
             continue
         what, wl, wc = tokens[i + 1]
-        try:
-            action = _action(who, what, seats, sides, pack)
-        except reader.ReadError as exc:  # a bid to a level written as a number, but not in the digits 0-9
-            bad("NOTATION_ACTION", f"{what!r} is not an action for {who}: {exc}", wl, wc)
-            i += 2
-            continue
+        after = tokens[i + 2][0] if i + 2 < len(tokens) else ""
+        action, used, wrong = _group(who, what, after, seats, sides, pack, t)
         if action is None:
-            bad("NOTATION_ACTION", f"{what!r} is not an action for {who}: {_expected(who, seats, sides, t)}", wl, wc)
+            bad("NOTATION_ACTION", wrong, wl, wc)
         else:
             ln, cl = where(line, col)
-            actions.append(Parsed(action, f"{who} {what}", ln, cl))
-        i += 2
+            actions.append(Parsed(action, " ".join([who, what, after][:used]), ln, cl))
+        i += used
     return actions, problems
+
+
+def _group(
+    who: str, what: str, after: str, seats: set[str], sides: set[str], pack: frozenset[str], t: Tables
+) -> tuple[dict[str, Any] | None, int, str]:
+    """(the action or None, how many tokens the group takes, what is wrong with it) for ``who what [after]``."""
+    said = f"{_quoted(what)} is not an action for {who}"
+    apart = who in seats and what in _RAISE_APART
+    try:
+        # The token after is read as a level only for a bid written apart: elsewhere it is the next group's.
+        level = _level(after, seats, sides, t) if apart else None
+        action = None if apart else _action(who, what, seats, sides, pack)
+    except reader.ReadError as exc:  # a bid to a level written as a number, but not in the digits 0-9
+        return None, 3 if apart else 2, f"{said}: {exc}"
+    if apart:
+        if level is not None:
+            return {"seat": who, "act": "raise", "to": level}, 3, ""
+        return None, 2, f"{said}: a bid is written with its level, write {who} r{_first_level(after, t)}"
+    if action is not None and not _typo(action, who, what, t):
+        return action, 2, ""
+    near = _nearest(what, _vocabulary(who, seats, sides, t))
+    if near in _RAISE_APART:  # "raises 6", "raize 6": the bid, misspelt; its level, if written, goes with it
+        spelling = f"write {who} r{_first_level(after, t)}"
+        written = reader.is_whole(after) or after in _names(t)
+        return None, 3 if written and after not in seats | sides else 2, f"{said}: did you mean raise? {spelling}"
+    hint = f" (did you mean {near}?)" if near else ""
+    return None, 2, f"{said}{hint}: {_expected(who, seats, sides, t)}"
+
+
+def _level(token: str, seats: set[str], sides: set[str], t: Tables) -> int | str | None:
+    """The level ``token`` names when written after "raise": ASCII digits or a name on the ladder, never a player."""
+    if token in seats or token in sides:
+        return None  # a ruleset whose player shares a bid's name: only "r<level>" says which is meant
+    if reader.looks_numeric(token):  # "raise 12"; "raise ١٢" is a ReadError, as "r١٢" is
+        return reader.whole(token, what="a bid level")
+    return token if token in _names(t) else None
+
+
+def _names(t: Tables) -> list[str]:
+    """The ladder's levels that are names, not numbers (Vitou's baraque)."""
+    return [tok for tok in t.bid_tokens[1:] if isinstance(tok, str)]
+
+
+def _first_level(after: str, t: Tables) -> str:
+    """The level to show in "write W r3": the one written after the word if it is one, else the ladder's first."""
+    return after if reader.is_whole(after) or after in _names(t) else str(t.bid_tokens[1])
+
+
+def _typo(action: dict[str, Any], who: str, what: str, t: Tables) -> bool:
+    """Whether a raise to a name off the ladder is rather another act misspelt ("refuses" is not a bid to "efuses").
+
+    A level no ladder has (``rthree``, ``rBaraque``) is what a table may well have said: the rules judge it
+    (UNKNOWN_BID). A word nearer a verb of the notation than anything else was no bid at all.
+    """
+    if action.get("act") != "raise" or not isinstance(action["to"], str) or action["to"] in _names(t):
+        return False
+    bids = {f"r{tok}" for tok in t.bid_tokens[1:]}
+    words = [w for w in _vocabulary(who, set(t.seat_ids), set(t.side_ids), t) if w not in bids and w[:1] != "~"]
+    return _nearest(what, words) is not None
+
+
+def _vocabulary(who: str, seats: set[str], sides: set[str], t: Tables) -> list[str]:
+    """Every word the notation gives ``who`` in this game, from the notation's own definitions."""
+    words: list[str] = []
+    if who in seats:
+        acts = t.game_acts or frozenset(a for a, _ in _VERBS) | {"signal"}
+        words += [word for act, word in _VERBS if act in acts]
+        words += ["raise", *(f"r{tok}" for tok in t.bid_tokens[1:])]
+        words += [f"~{g}" for g in sorted(t.gestures)] if "signal" in acts else []
+    if who in sides:
+        words += list(_SIDE_VERBS)
+    return words
+
+
+def _nearest(word: str, vocabulary: list[str]) -> str | None:
+    """The word of ``vocabulary`` nearest ``word``, letter case and width aside (``Refuse``, ``ｒｅｆｕｓｅ``), or None."""
+    if len(word) > 2 * max((len(v) for v in vocabulary), default=0):
+        return None  # nothing twice as long as every word is near one; and difflib need not read it
+    lowered = {v.lower(): v for v in vocabulary}
+    close = difflib.get_close_matches(unicodedata.normalize("NFKC", word).lower(), list(lowered), n=1)
+    return lowered[close[0]] if close else None
+
+
+def _quoted(word: str) -> str:
+    """A word as a message quotes it: every letter outside ASCII escaped, so a look-alike (Cyrillic е) shows."""
+    return escape.text(ascii(word), _QUOTED)
 
 
 def _expected(who: str, seats: set[str], sides: set[str], t: Tables) -> str:

@@ -198,7 +198,7 @@ def claim_ruling(w: Words, r: Ruling, c: Claim) -> tuple[str, str]:
 
 def final_line(w: Words, a: Audit) -> str:
     """The final score and winner; when the match was won, with the clause that gave it."""
-    line = w.say("audit", "final", score=w.score(a.final["score"]), winner=_winner(w, a.final))
+    line = final_words(w, a.final)
     if not a.final["winner"]:
         return line
     won = next((r for r in reversed(a.rulings) if r.legal and any(isinstance(e, MatchEvent) for e in r.events)), None)
@@ -312,10 +312,8 @@ def compare_text(c: dict[str, Any], a: Ruleset, b: Ruleset, lang: str, markdown:
         parted.append(sub + esc(w.say("audit", "because", n=len(d["because"]), clauses=", ".join(d["because"]))))
     wb = Words(b, lang)
     finals = [
-        f"{a.name}: "
-        + w.say("audit", "final", score=w.score(c["a"]["final"]["score"]), winner=_winner(w, c["a"]["final"])),
-        f"{b.name}: "
-        + wb.say("audit", "final", score=wb.score(c["b"]["final"]["score"]), winner=_winner(wb, c["b"]["final"])),
+        f"{a.name}: " + final_words(w, c["a"]["final"]),
+        f"{b.name}: " + final_words(wb, c["b"]["final"]),
     ]
     out, finals = [esc(x) for x in out], [esc(x) for x in finals]
     if not markdown:
@@ -324,8 +322,14 @@ def compare_text(c: dict[str, Any], a: Ruleset, b: Ruleset, lang: str, markdown:
     return "\n\n".join([*out, *(["\n".join(parted)] if parted else []), *finals]) + "\n"
 
 
-def _winner(w: Words, final: dict[str, Any]) -> str:
-    return w.side(final["winner"]) if final["winner"] else w.say("words", "nobody")
+def final_words(w: Words, final: dict[str, Any]) -> str:
+    """The score at the end of the record, and who won the match or, when no side has, that the match goes on.
+
+    "winner nobody" read as if nobody had won the last hand; a match without a winner is one still being played.
+    """
+    if final["winner"]:
+        return w.say("audit", "final", score=w.score(final["score"]), winner=w.side(final["winner"]))
+    return w.say("audit", "final_goes_on", score=w.score(final["score"]))
 
 
 def _short(w: Words, j: dict[str, Any]) -> str:
@@ -334,4 +338,13 @@ def _short(w: Words, j: dict[str, Any]) -> str:
     return "; ".join(j["event_descriptions"]) or w.say("audit", "legal")
 
 
-__all__ = ["Ref", "audit_json", "audit_text", "compare", "compare_text", "position_json", "position_text"]
+__all__ = [
+    "Ref",
+    "audit_json",
+    "audit_text",
+    "compare",
+    "compare_text",
+    "final_words",
+    "position_json",
+    "position_text",
+]
