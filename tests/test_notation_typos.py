@@ -205,7 +205,6 @@ def test_the_json_still_says_winner_null(capsys: pytest.CaptureFixture[str]) -> 
     assert json.loads(capsys.readouterr().out)["final"]["winner"] is None
 
 
-@pytest.mark.xfail(strict=True, reason="the desk's page words its own final line (view.py); see final_words")
 def test_the_desk_says_the_match_goes_on() -> None:
     with served() as s:
         assert s.post("game", {"ruleset": "vitou/1.0.0", "lang": "en", "dealer": "W"})[0] == 200

@@ -8,7 +8,7 @@ from .._version import __version__
 from ..audit.audit import Position, Ruling, Words, audit
 from ..audit.auditpage import CSS as AUDIT_CSS
 from ..audit.auditpage import cited_clauses, ruling_item
-from ..audit.report import compare, compare_text, shown
+from ..audit.report import compare, compare_text, final_words, shown
 from ..engine.tables import tables_for
 from ..present import escape
 from ..present.cards import prose
@@ -118,8 +118,7 @@ def _rulings(desk: Desk, c: Checked, w: Words, stamp: Stamp) -> list[str]:
     out = [f'<section id="rulings"><h2>{e(w.say("audit", "page.rulings"))}</h2>']
     legal = sum(1 for r in c.audit.rulings if r.legal)
     summary = [w.summary(legal, len(c.audit.rulings) - legal, len(c.record.actions))]
-    winner = w.side(c.audit.final["winner"]) if c.audit.final["winner"] else w.say("words", "nobody")
-    summary.append(w.say("audit", "final", score=w.score(c.audit.final["score"]), winner=winner))
+    summary.append(final_words(w, c.audit.final))
     out.append('<div class="summary" id="summary">' + "".join(f"<p>{e(x)}</p>" for x in summary) + "</div>")
     out.append('<ol class="rulings">')
     for r in c.audit.rulings:

@@ -16,6 +16,7 @@ from ..audit.i18n import (
     row_words,
     ruleset_words,
 )
+from ..audit.report import final_words
 from ..engine.events import Event
 from ..engine.tables import tables_for
 from ..kit.fixtures import Case
@@ -263,7 +264,6 @@ def _example_md(book: Book, ex: Example) -> list[str]:
     for i, (action, said) in enumerate(ex.lines, 1):
         out.append(md.item(_md(action) + (f" \u2014 {_md('; '.join(said))}" if said else ""), number=i))
     final = ex.final
-    winner = w.side(final["winner"]) if final["winner"] else w.say("words", "nobody")
-    outcome = _md(w.say("audit", "final", score=w.score(final["score"]), winner=winner))
+    outcome = _md(final_words(w, final))
     out += ["", f"**{_md(w.say('rulebook', 'outcome') + w.colon)}** {outcome}", ""]
     return out

@@ -6,6 +6,7 @@ from collections import defaultdict
 
 from .._version import __version__
 from ..audit.i18n import clarification_words, clause_words, decision_words, error_when_words, error_words, ruleset_words
+from ..audit.report import final_words
 from ..present import escape
 from ..present.cards import notation, prose
 from ..present.page import anchor, document
@@ -180,8 +181,7 @@ def _example_html(book: Book, ex: Example) -> str:
         for action, said in ex.lines
     )
     final = ex.final
-    winner = w.side(final["winner"]) if final["winner"] else w.say("words", "nobody")
-    outcome = say("audit", "final", score=w.score(final["score"]), winner=winner)
+    outcome = final_words(w, final)
     return (
         f'<div class="example" id="{ex.anchor}"><h3>{e(say("rulebook", "example", id=ex.case.id))}</h3>'
         + (f"<p><em>{prose(ex.case.title, deck)}</em></p>" if book.lang == "en" else "")
