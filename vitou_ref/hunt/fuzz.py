@@ -16,7 +16,7 @@ from ..protocol.limits import Limits
 from ..protocol.server import match_from_setup
 from ..rules.errors import IllegalAction
 from ..rules.model import Ruleset
-from .fuzzcases import Case, Divergence, FuzzResult, batches, compare, make_case, reference_answer, universe
+from .fuzzcases import Case, Divergence, FuzzResult, batches, compare, make_case, reference_answer, run_pinned, universe
 from .fuzzfixture import fixture_for
 
 MAX_SESSION = 2000  # earlier matches kept to replay a divergence that needs them
@@ -311,7 +311,7 @@ class Fuzzer:
 
             before = self.matches
             try:
-                prop()
+                run_pinned(prop)
             except _Found:
                 break
             except Fault:

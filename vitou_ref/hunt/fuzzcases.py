@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -257,3 +258,34 @@ def batches(most: int) -> Any:
         return [(draw(seeds), draw(starts), draw(lengths)) for _ in range(draw(st.integers(1, most)))]
 
     return draw()
+
+
+def run_pinned(prop: Callable[[], None]) -> None:
+    """Run a hypothesis test with its draws a function of its seed alone.
+
+    Recent Hypothesis mixes into its draws constants it reads from the "local" modules imported so far: which
+    of vitou's modules those are depends on the disk cache (a cached ruleset imports no YAML or schema code),
+    on the directory vitou is run from and on what ran before in the process, so the same --seed drew other
+    matches. The pool is emptied for the run, and the cache of values drawn from it cleared on both sides.
+    """
+    try:
+        from hypothesis.internal.conjecture import providers
+    except ImportError:  # a Hypothesis without the module: it has no such pool either
+        prop()
+        return
+    local = getattr(providers, "_get_local_constants", None)
+    empty = getattr(providers, "Constants", None)
+    cache = getattr(getattr(providers, "CONSTANTS_CACHE", None), "cache", None)
+    if local is None or empty is None:
+        prop()
+        return
+    nothing = empty()
+    providers._get_local_constants = lambda: nothing
+    try:
+        if cache is not None:
+            cache.clear()
+        prop()
+    finally:
+        providers._get_local_constants = local
+        if cache is not None:
+            cache.clear()
