@@ -2,68 +2,25 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.actions import Malformed, action_from_json
+from ..engine.actions import Malformed
 from ..engine.events import Event, HandEvent, MatchEvent, TrickEvent
-from ..engine.match import Match
 from ..engine.reasons import Reason, Ref, catalog, render
 from ..engine.tables import tables_for
-from ..engine.transitions import PENDING
 from ..present.cards import Deck
-from ..protocol.server import _structural_code, match_from_setup
+from ..protocol.server import _structural_code
 from ..rules.errors import IllegalAction
 from ..rules.model import Ruleset
 from ..rules.wording import wording_ground
-from .grounds import allowing_clause
 from .i18n import clause_words
+from .position import Position, position_of
 from .record import Claim, Record
+from .replay import Replay, Undetermined
 from .stops import Stop, mid_trick_stop
-
-
-@dataclass
-class Position:
-    """The position before an action: whose decision, the bid in force, and every legal action with its clause."""
-
-    hand: int
-    dealer: str
-    phase: str
-    mode: str
-    turn: str | None
-    deciding: str | None
-    trick: int
-    leader: str | None
-    played: list[tuple[str, str]]
-    value: int | str
-    bid: int | str | None
-    bidder: str | None
-    bidder_side: str | None
-    score: dict[str, int]
-    legal: list[tuple[dict[str, Any], str | None]]  # (action, clause that allows it)
-    may_bid: list[str]
-    may_refuse: list[str]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "hand": self.hand,
-            "dealer": self.dealer,
-            "phase": self.phase,
-            "mode": self.mode,
-            "turn": self.turn,
-            "deciding_side": self.deciding,
-            "trick": self.trick,
-            "leader": self.leader,
-            "played": [{"seat": s, "card": c} for s, c in self.played],
-            "value": self.value,
-            "bid": self.bid,
-            "bidder": self.bidder,
-            "bidder_side": self.bidder_side,
-            "score": self.score,
-            "legal": [{"action": a, "clause": c} for a, c in self.legal],
-            "may_bid": self.may_bid,
-            "may_refuse": self.may_refuse,
-        }
+from .unknown import UNKNOWN
 
 
 @dataclass
@@ -84,6 +41,7 @@ class Ruling:
     stop: Stop | None = None  # the hand stopped inside its trick on this card
     after_stop: tuple[int, Stop] | None = None  # an act of the seat whose answer that stop (at action n) cut short
     allowed_by: str | None = None  # legal: the clause that allows the action in its position
+    open: Reason | None = None  # not ruled: the ruling would depend on a card the record leaves unknown
 
 
 @dataclass(frozen=True)
@@ -114,40 +72,15 @@ class Audit:
     final: dict[str, Any]
 
 
-def position_of(rules: Ruleset, m: Match) -> Position:
-    t = tables_for(rules)
-    legal = [a.to_json() for a in m.legal_actions()]
-    may_bid = sorted({a["seat"] for a in legal if a.get("act") == "raise"})
-    may_refuse = sorted({a["seat"] for a in legal if a.get("act") == "refuse"})
-    bid_token = t.bid_tokens[m.level] if m.phase <= PENDING else None  # the play of the tricks
-    bidder_side = None
-    if m.latest_bidder is not None:
-        bidder_side = t.side_ids[t.side_of[t.seat_index[m.latest_bidder]]]
-    return Position(
-        hand=m.hand_number,
-        dealer=m.dealer,
-        phase=m.phase_name,
-        mode=m.mode_name,
-        turn=m.turn,
-        deciding=m.deciding_side,
-        trick=m.trick_number,
-        leader=m.leader if m.phase <= PENDING else None,
-        played=[(s, str(c)) for s, c in m.trick()],
-        value=m.value,
-        bid=bid_token,
-        bidder=m.latest_bidder,
-        bidder_side=bidder_side,
-        score=m.score,
-        legal=[(a, allowing_clause(rules, m, a)) for a in legal],
-        may_bid=may_bid,
-        may_refuse=may_refuse,
-    )
-
-
 def audit(record: Record, rules: Ruleset, go_on: bool = False) -> Audit:
-    """Replay ``record`` under ``rules``; stop at the first illegal action unless ``go_on``."""
+    """Replay ``record`` under ``rules``; stop at the first illegal action unless ``go_on``.
+
+    An action whose ruling would depend on a card the record leaves unknown is not ruled (``Ruling.open``
+    says why), and neither is any action after it: the position it leads to is not known.
+    """
     t = tables_for(rules)
-    m = match_from_setup(t, record.setup())
+    replay = Replay(record, rules)
+    m = replay.m
     claims: dict[int, list[Claim]] = {}
     for c in record.claims:
         claims.setdefault(c.at, []).append(c)
@@ -155,11 +88,14 @@ def audit(record: Record, rules: Ruleset, go_on: bool = False) -> Audit:
     stopped = None
     cut_short: tuple[int, Stop] | None = None  # the latest stop that cut an answer short, until the next legal act
     for n, ra in enumerate(record.actions, 1):
-        before = position_of(rules, m)
+        before = replay.position()
         ruling = Ruling(n, ra.action, ra.text, True, notes=record.annotations.get(n, []), claims=claims.get(n, []))
         try:
-            action = action_from_json(ra.action)
-            ruling.events = list(m.apply(action))
+            ruling.events = list(replay.apply(ra.action))
+        except Undetermined as exc:
+            ruling.legal = False  # neither legal nor illegal: every reader asks ``open`` first
+            ruling.open = exc.reason
+            ruling.position = before
         except Malformed as exc:
             code = _structural_code(t, ra.action, exc.code)
             _illegal(
@@ -173,20 +109,33 @@ def audit(record: Record, rules: Ruleset, go_on: bool = False) -> Audit:
             reason = exc.why if isinstance(exc.why, Reason) else Reason("card_unreadable", text=str(exc.why))
             _illegal(ruling, rules, exc.code, reason, before)
         ruling.score = m.score
-        if ruling.legal:
-            ruling.allowed_by = next((c for a, c in before.legal if a == ra.action), None)
+        if ruling.open is not None:
+            pass
+        elif ruling.legal:
+            ruling.allowed_by = _allowed_by(before, ra.action)
             ruling.stop = mid_trick_stop(rules, t, before, ra.action, ruling.events)
             cut_short = (n, ruling.stop) if ruling.stop is not None and ruling.stop.answer_of else None
         elif cut_short is not None and isinstance(ra.action, dict) and ra.action.get("seat") == cut_short[1].answer_of:
             ruling.after_stop = cut_short
         rulings.append(ruling)
-        if not ruling.legal:
+        if not ruling.legal and ruling.open is None:
             if not go_on:
                 stopped = n
                 break
             ruling.not_made = True
-    final = {"score": m.score, "dealer": m.dealer, "winner": m.winner}
+    final: dict[str, Any] = {"score": m.score, "dealer": m.dealer, "winner": m.winner}
+    if replay.blind is not None:
+        final["open"] = replay.blind  # the score and the winner are not known past the first action not ruled
     return Audit(record, rules, rulings, stopped, final)
+
+
+def _allowed_by(before: Position, action: Any) -> str | None:
+    """The clause the position gives for a legal action; a card its seat was not known to hold is its "?" play."""
+    found = next((c for a, c in before.legal if a == action), None)
+    if found is None and isinstance(action, dict) and action.get("act") == "play":
+        unknown = {**action, "card": UNKNOWN}
+        found = next((c for a, c in before.legal if a == unknown), None)
+    return found
 
 
 def _unknown_seat(t: Any) -> Reason:
@@ -203,19 +152,32 @@ def _illegal(ruling: Ruling, rules: Ruleset, code: str, reason: Reason, before: 
 
 def position_before(record: Record, rules: Ruleset, n: int) -> tuple[Position, list[Ruling]]:
     """The position before action ``n`` (1-based); illegal actions before it change nothing, as in play."""
-    t = tables_for(rules)
-    m = match_from_setup(t, record.setup())
+    replay = Replay(record, rules)
     done: list[Ruling] = []
     for i, ra in enumerate(record.actions[: n - 1], 1):
         r = Ruling(i, ra.action, ra.text, True)
         try:
-            r.events = list(m.apply(action_from_json(ra.action)))
+            r.events = list(replay.apply(ra.action))
+        except Undetermined as exc:
+            r.legal, r.open = False, exc.reason
         except (Malformed, IllegalAction) as exc:
             r.legal = False
             r.code = exc.code
-        r.score = m.score
+        r.score = replay.m.score
         done.append(r)
-    return position_of(rules, m), done
+    return replay.position(), done
+
+
+def positions(record: Record, rules: Ruleset) -> list[Position]:
+    """The position before each action, and after the last; an illegal action changes nothing, as in the audit."""
+    replay = Replay(record, rules)
+    out = []
+    for ra in record.actions:
+        out.append(replay.position())
+        with contextlib.suppress(Malformed, IllegalAction, Undetermined):  # not made, as --continue has it
+            replay.apply(ra.action)
+    out.append(replay.position())
+    return out
 
 
 # ------------------------------------------------------------------ wording
@@ -269,6 +231,8 @@ class Words:
             return repr(a)
         act = a.get("act")
         who = Ref("seat", a.get("seat")) if "seat" in a else Ref("side", a.get("side"))
+        if act == "play" and a.get("card") == UNKNOWN:
+            return self.say("actions", "play_unknown", seat=who)
         if act == "play":
             return self.say("actions", "play", seat=who, card=a.get("card"))
         if act == "raise":
@@ -339,13 +303,17 @@ class Words:
         """The score of the ruleset's twenty-point ending, for the words that name it (20 in Vitou)."""
         return tables_for(self.rules).twenty_at
 
-    def summary(self, legal: int, illegal: int, total: int) -> str:
-        """How many actions were legal and illegal, of how many: each count with the words that agree with it."""
+    def summary(self, legal: int, illegal: int, open_: int, total: int | None = None) -> str:
+        """How many actions were legal, illegal and not ruled, of how many: each count with the words that agree
+        with it. Called with three counts, the third is the total and none went unruled."""
+        if total is None:
+            open_, total = 0, open_
         return self.say(
             "audit",
-            "summary",
+            "summary_open" if open_ else "summary",
             legal=self.say("audit", "summary.legal", n=legal),
             illegal=self.say("audit", "summary.illegal", n=illegal),
+            open=self.say("audit", "summary.open", n=open_),
             total=self.say("audit", "summary.total", n=total),
         )
 
@@ -371,3 +339,17 @@ class Words:
                 lines.append(self.say("audit", "value_bid", bid=p.bid, bidder=Ref("seat", p.bidder)))
         lines.append(self.phase(p))
         return lines
+
+
+__all__ = [
+    "Audit",
+    "Ground",
+    "Position",
+    "Ruling",
+    "Words",
+    "audit",
+    "deck_of",
+    "position_before",
+    "position_of",
+    "positions",
+]

@@ -34,6 +34,7 @@ from ..present import escape
 from ..rules import reader
 from ..rules.cards import Card
 from ..rules.problems import Problem
+from .unknown import UNKNOWN
 
 # Any card of the French 52-card pack: what may be written bare. Reading takes only the ruleset's own pack.
 _CARD = re.compile(r"^(10|[2-9AKQJ])[SHDC]$")
@@ -271,7 +272,7 @@ def _action(who: str, what: str, seats: set[str], sides: set[str], pack: frozens
         return {"side": who, "act": _SIDE_VERBS[what]}
     if who not in seats or not what.isprintable():  # a control character is never part of an action
         return None
-    if what in pack:
+    if what in pack or what == UNKNOWN:  # "?": a card the record does not know
         return {"seat": who, "act": "play", "card": what}
     if what == "refuse":
         return {"seat": who, "act": "refuse"}
@@ -315,7 +316,8 @@ def to_notation(action: Any) -> str:
         return repr(action)
     if act == "play":
         card = action.get("card")
-        return f"{seat} {card}" if isinstance(card, str) and _CARD.match(card) else f"{seat} {card!r}"
+        known = isinstance(card, str) and (_CARD.match(card) or card == UNKNOWN)
+        return f"{seat} {card}" if known else f"{seat} {card!r}"
     if act == "raise" and _word(action.get("to")):
         return f"{seat} r{action['to']}"
     if act == "refuse":

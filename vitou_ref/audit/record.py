@@ -231,6 +231,7 @@ def _check_length(doc: Document) -> None:
 def _setup_problems(doc: Document, header: dict[str, Any], deals: list[Any], rules: Ruleset) -> list[Problem]:
     from ..protocol.server import match_from_setup
     from ..rules.errors import SetupError
+    from .unknown import fill
 
     t = tables_for(rules)
     setup: dict[str, Any] = {"deals": deals}
@@ -238,7 +239,8 @@ def _setup_problems(doc: Document, header: dict[str, Any], deals: list[Any], rul
         if key in header:
             setup[key] = header[key]
     try:
-        match_from_setup(t, setup)
+        # A card written "?" is one the record does not know: the deal is checked with it stood in for.
+        match_from_setup(t, fill(setup, t, set()).setup)
     except SetupError as exc:
         # The path names the setup's keys as written (a seat of a deal, a side of the score) and the indexes of lists.
         parts = (

@@ -44,7 +44,12 @@ def ruling_json(w: Words, r: Ruling) -> dict[str, Any]:
         "description": w.action(r.action),
         "legal": r.legal,
     }
-    if r.legal:
+    if r.open is not None:  # not ruled: neither legal nor illegal, and why
+        out["ruled"] = False
+        out["open"] = {**r.open.to_json(), "text": w.reason(r.open)}
+        if r.position is not None:
+            out["position"] = r.position.to_json()
+    elif r.legal:
         out["events"] = [e.to_json() for e in r.events]
         out["event_descriptions"] = [w.event(e) for e in r.events]
     else:
@@ -71,7 +76,7 @@ def ruling_json(w: Words, r: Ruling) -> dict[str, Any]:
                 "by": c.by,
                 "claim": c.claim,
                 "asserts": c.asserts,
-                "upheld": c.upheld(r.legal, r.code),
+                "upheld": None if r.open is not None else c.upheld(r.legal, r.code),
                 "ruling": claim_ruling(w, r, c)[1],
                 "clauses": grounds(w, r),
             }
@@ -82,7 +87,7 @@ def ruling_json(w: Words, r: Ruling) -> dict[str, Any]:
 
 def audit_json(a: Audit, lang: str) -> dict[str, Any]:
     w = Words(a.rules, lang)
-    legal = sum(1 for r in a.rulings if r.legal)
+    legal, illegal, open_ = counts(a)
     return {
         "format": AUDIT_FORMAT,
         "language": lang,
@@ -92,12 +97,13 @@ def audit_json(a: Audit, lang: str) -> dict[str, Any]:
         "rulings": [ruling_json(w, r) for r in a.rulings],
         "summary": {
             "actions": len(a.record.actions),
-            "ruled": len(a.rulings),
+            "ruled": legal + illegal,
             "legal": legal,
-            "illegal": len(a.rulings) - legal,
+            "illegal": illegal,
+            "not_ruled": open_,
         },
         "stopped_at": a.stopped_at,
-        "final": a.final,
+        "final": {k: v.to_json() if k == "open" else v for k, v in a.final.items()},
     }
 
 
@@ -110,8 +116,7 @@ def audit_text(a: Audit, lang: str, markdown: bool = False) -> str:
         w.say("audit", "ruleset", name=a.rules.name, hash=a.rules.content_hash),
     ]
     tail = [w.say("audit", "stopped")] if a.stopped_at is not None else []
-    legal = sum(1 for r in a.rulings if r.legal)
-    tail.append(w.summary(legal, len(a.rulings) - legal, len(a.record.actions)))
+    tail.append(w.summary(*counts(a), len(a.record.actions)))
     tail.append(final_line(w, a))
     head, tail = [esc(x) for x in head], [esc(x) for x in tail]
     if not markdown:
@@ -136,7 +141,10 @@ def _ruling_lines(w: Words, r: Ruling) -> tuple[str, str, list[str]]:
     # The description and notation carry the record's own values (an unknown seat, a card's text).
     what = f"{shown(w.action(r.action))}  [{shown(r.notation)}]"
     details: list[str] = []
-    if r.legal:
+    if r.open is not None:
+        verdict = w.say("audit", "not_ruled")
+        details.append(shown(w.reason(r.open)))
+    elif r.legal:
         verdict = w.say("audit", "legal")
         details += [w.event(e) for e in r.events]
         details += stop_lines(w.say, r.stop) if r.stop is not None else []
@@ -162,7 +170,9 @@ def _ruling_lines(w: Words, r: Ruling) -> tuple[str, str, list[str]]:
 
 def grounds(w: Words, r: Ruling) -> list[str]:
     """The clauses a ruling rests on: the one an illegal action breaks, else those that give what it brought
-    about (a trick's winner, a hand's score, the match), else the one that allows it."""
+    about (a trick's winner, a hand's score, the match), else the one that allows it; none for an action not ruled."""
+    if r.open is not None:
+        return []
     if not r.legal:
         return [r.clause] if r.clause else []
     if r.events:
@@ -184,6 +194,8 @@ def claim_ruling(w: Words, r: Ruling, c: Claim) -> tuple[str, str]:
     A claim asserts that the action is legal, illegal or refused with a code, or asserts nothing checkable
     ("we score 6"): either way the ruling says what the rules give, the code or the events, and by which clause.
     """
+    if r.open is not None:  # neither upheld nor rejected: what it depends on is not recorded
+        return (shown(w.seat(c.by)) if c.by else "?"), f"{w.say('audit', 'not_ruled')}{w.colon} {w.reason(r.open)}"
     upheld = c.upheld(r.legal, r.code)
     if upheld is None:
         verdict = w.say("audit", "legal") if r.legal else w.say("audit", "illegal")
@@ -194,6 +206,13 @@ def claim_ruling(w: Words, r: Ruling, c: Claim) -> tuple[str, str]:
     else:
         what = "; ".join(w.event(e) for e in r.events) or shown(w.action(r.action))
     return (shown(w.seat(c.by)) if c.by else "?"), f"{verdict}{w.colon} {given_by(w, what, grounds(w, r))}"
+
+
+def counts(a: Audit) -> tuple[int, int, int]:
+    """How many rulings say legal, illegal, and how many actions were not ruled (a card not recorded)."""
+    open_ = sum(1 for r in a.rulings if r.open is not None)
+    legal = sum(1 for r in a.rulings if r.legal)
+    return legal, len(a.rulings) - legal - open_, open_
 
 
 def final_line(w: Words, a: Audit) -> str:
@@ -327,12 +346,16 @@ def final_words(w: Words, final: dict[str, Any]) -> str:
 
     "winner nobody" read as if nobody had won the last hand; a match without a winner is one still being played.
     """
+    if final.get("open") is not None:
+        return w.say("audit", "final_open", reason=w.reason(final["open"]))
     if final["winner"]:
         return w.say("audit", "final", score=w.score(final["score"]), winner=w.side(final["winner"]))
     return w.say("audit", "final_goes_on", score=w.score(final["score"]))
 
 
 def _short(w: Words, j: dict[str, Any]) -> str:
+    if j.get("ruled") is False:
+        return w.say("audit", "not_ruled")
     if not j["legal"]:
         return f"{j['code']} ({j['clause']['id']})"
     return "; ".join(j["event_descriptions"]) or w.say("audit", "legal")
