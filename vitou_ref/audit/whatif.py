@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,9 @@ from .record import Record
 MAX_POSITIONS = 200_000
 # The positions each table of the solver keeps, as `vitou analyze` keeps them (solve/analyze.py).
 TABLE_POSITIONS = 250_000
+# The what-ifs one request computes at most: a referee reads a few, and a record may hold thousands of illegal
+# actions, each a replay's worth of work.
+MOST_WHAT_IFS = 20
 # Why a value is not given, each a key of the catalogues' whatif section (whatif.unsolved.<why>).
 UNKNOWN = "?"  # a card the record does not know, in a deal or a play
 UNSOLVED = ("card_unknown", "bid", "decision", "call", "over_bound", "no_action")
@@ -102,24 +106,53 @@ def what_if(record: Record, rules: Ruleset, at: int | Ruling, *, max_positions: 
     Illegal actions before it change nothing, as in the audit. ``max_positions`` bounds the solver's
     work over every alternative together; past it an alternative says so (``over_bound``).
     """
-    n = _index(record, at)
-    unknown = _unrecorded(record, n, at)
-    if unknown is not None:
-        return WhatIf(n, 0, (), Unsolved("card_unknown", unknown), 0, max_positions)
+    return what_ifs(record, rules, [at], max_positions=max_positions, most=1)[_index(record, at)]
+
+
+def what_ifs(
+    record: Record,
+    rules: Ruleset,
+    at: Iterable[int | Ruling],
+    *,
+    max_positions: int = MAX_POSITIONS,
+    most: int = MOST_WHAT_IFS,
+) -> dict[int, WhatIf]:
+    """:func:`what_if` at several actions (the first ``most`` of them), by action, the record replayed once.
+
+    A page showing every illegal ruling of a long record asks for many: one replay keeps that linear in
+    the record, and ``max_positions`` bounds the solver's work over all of them together.
+    """
+    wanted = {_index(record, x): x for x in at}
+    targets = sorted(wanted)[:most]
     t = tables_for(rules)
     m = _match(t, record.setup())
-    for ra in record.actions[: n - 1]:
-        with contextlib.suppress(Malformed, IllegalAction):  # not made, as the audit has it
-            m.apply(action_from_json(ra.action))
+    budget = Budget(max_positions)
+    out: dict[int, WhatIf] = {}
+    done = 1
+    for n in targets:
+        for ra in record.actions[done - 1 : n - 1]:
+            with contextlib.suppress(Malformed, IllegalAction):  # not made, as the audit has it
+                m.apply(action_from_json(ra.action))
+        done = n
+        out[n] = _here(record, rules, m, n, wanted[n], budget)
+    return out
+
+
+def _here(record: Record, rules: Ruleset, m: RecordedMatch, n: int, at: int | Ruling, budget: Budget) -> WhatIf:
+    """The what-if in the position ``m`` holds, before action ``n``."""
+    unknown = _unrecorded(record, n, at)
+    if unknown is not None:
+        return WhatIf(n, m.hand_number, (), Unsolved("card_unknown", unknown), 0, budget.most)
     legal = [(a, allowing_clause(rules, m, a)) for a in (x.to_json() for x in m.legal_actions())]
     if isinstance(at, Ruling) and at.position is not None and at.position.legal != legal:
         raise ValueError(f"ruling {n} is not a ruling of this record under {rules.name}")
     if not legal:
-        return WhatIf(n, m.hand_number, (), Unsolved("no_action", (m.phase_name,)), 0, max_positions)
-    budget = Budget(max_positions)
+        return WhatIf(n, m.hand_number, (), Unsolved("no_action", (m.phase_name,)), 0, budget.most)
+    t = m.tables
+    used = budget.used
     solver = Solver(t, t.seat_index[m.dealer], budget=budget, max_memo=TABLE_POSITIONS)
     alternatives = tuple(_alternative(m, solver, action, clause) for action, clause in legal)
-    return WhatIf(n, m.hand_number, alternatives, None, min(budget.used, max_positions), max_positions)
+    return WhatIf(n, m.hand_number, alternatives, None, min(budget.used, budget.most) - used, budget.most)
 
 
 def _match(t: Tables, setup: dict[str, Any]) -> RecordedMatch:
@@ -209,4 +242,14 @@ def _outcome(events: tuple[Event, ...], *, ended: bool) -> Outcome:
     return Outcome(hand.winner, hand.points if hand.winner is not None else 0, won, ended)
 
 
-__all__ = ["MAX_POSITIONS", "UNSOLVED", "Alternative", "Outcome", "Unsolved", "WhatIf", "what_if"]
+__all__ = [
+    "MAX_POSITIONS",
+    "MOST_WHAT_IFS",
+    "UNSOLVED",
+    "Alternative",
+    "Outcome",
+    "Unsolved",
+    "WhatIf",
+    "what_if",
+    "what_ifs",
+]
