@@ -116,7 +116,7 @@ def test_no_stand_in_card_is_ever_said() -> None:
 
 
 def test_a_record_with_cards_not_recorded_is_written_and_read_back() -> None:
-    record, rules = _record(ALL_UNKNOWN, "N r3 N ? E r6 E ? S refuse")
+    record, _ = _record(ALL_UNKNOWN, "N r3 N ? E r6 E ? S refuse")
     for fmt in ("yaml", "json"):
         again, _ = read_record(dump_record(record.to_json(), fmt), "<again>")
         assert again.deals == record.deals and [a.action for a in again.actions] == [a.action for a in record.actions]
@@ -156,3 +156,13 @@ def test_the_json_of_an_audit_with_actions_not_ruled_meets_its_schema() -> None:
     broken = json.loads(json.dumps(audit_json(audit(record, rules, go_on=True), "en")))
     del broken["rulings"][7]["open"]
     assert first_error(broken, "audit") is not None  # an action not ruled must say why
+
+
+def test_the_audit_page_says_an_action_not_ruled_and_why() -> None:
+    from vitou_ref.audit.auditpage import page
+
+    deal = {"N": ["AS", "?", "?"], "E": ["?", "?", "?"], "S": ["10H", "QS", "8D"], "W": ["7C", "AD", "9S"]}
+    record, rules = _record(deal, "N AS E 7H S 10H W 7C S QS W AD N ? E ?")
+    html = page(audit(record, rules, go_on=True), "pt")
+    assert 'class="open" id="ruling-8"' in html and "NÃO DECIDIDA" in html
+    assert "não se pode decidir sem as cartas que Norte, Este jogaram na vaza 2" in html

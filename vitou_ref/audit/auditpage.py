@@ -12,7 +12,7 @@ from ..rules.model import Clause, Ruleset
 from ..rules.wording import wording_ground
 from .audit import Audit, Ruling, Words, deck_of
 from .i18n import clarification_words, clause_words
-from .report import claim_ruling, final_line, shown
+from .report import claim_ruling, counts, final_line, shown
 from .stops import after_stop_line, stop_lines
 
 CSS = """
@@ -26,7 +26,8 @@ ol.rulings{padding-left:2.2rem}
 ol.rulings>li{margin:.3rem 0;padding:.1rem .4rem}
 ol.rulings p{margin:.35rem 0}
 ol.rulings>li.illegal{border-left:4px solid #b3261e;background:#fbeeee;padding:.4rem .8rem;margin:1rem 0}
-.verdict{font-weight:bold}.illegal .verdict{color:#b3261e}
+ol.rulings>li.open{border-left:4px dashed #8a6d00;background:#fdf6e0;padding:.4rem .8rem;margin:1rem 0}
+.verdict{font-weight:bold}.illegal .verdict{color:#b3261e}.open .verdict{color:#6b5500}
 .notation{font-size:.85em}
 blockquote{font-style:italic}
 .details{margin:.3rem 0;padding-left:1.1rem}
@@ -95,9 +96,7 @@ def _game(a: Audit, w: Words) -> list[str]:
 
 def _summary(a: Audit, w: Words) -> list[str]:
     e = escape.html
-    legal = sum(1 for r in a.rulings if r.legal)
-    lines = [w.summary(legal, len(a.rulings) - legal, len(a.record.actions))]
-    lines.append(final_line(w, a))
+    lines = [w.summary(*counts(a), len(a.record.actions)), final_line(w, a)]
     if a.stopped_at is not None:
         lines.append(w.say("audit", "stopped_page"))  # a page's reader has no command-line option to give
     return ['<section class="summary">', *(f"<p>{e(x)}</p>" for x in lines), "</section>"]
@@ -108,6 +107,10 @@ def ruling_item(w: Words, r: Ruling) -> str:
     e = escape.html
     what = prose(shown(w.action(r.action)), w.deck)
     notation = f'<code class="notation">{e(shown(r.notation))}</code>'
+    if r.open is not None:  # not ruled: the cards it depends on are not recorded
+        head = f'<p>{what} {notation}: <span class="verdict">{e(w.say("audit", "not_ruled"))}</span></p>'
+        why = f"<p>{prose(shown(w.reason(r.open)), w.deck)}</p>"
+        return f'<li value="{r.n}" class="open" id="ruling-{r.n}">{head}{why}{_remarks(w, r)}</li>'
     if r.legal:
         head = f'<p>{what} {notation}: <span class="verdict">{e(w.say("audit", "legal"))}</span></p>'
         details = [prose(w.event(ev), w.deck) for ev in r.events]
