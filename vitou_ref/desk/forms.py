@@ -6,16 +6,18 @@ from dataclasses import dataclass
 
 from ..audit.audit import Words
 from ..audit.record import MAX_RECORD_BYTES
+from ..engine.reasons import catalog
 from ..engine.tables import tables_for
 from ..present import escape
 from ..present.cards import prose
 from ..rules.data import data_dir
 from ..rules.registry import MAX_RULES_BYTES, shipped_names
 from .state import LANGS, Checked, Desk
+from .words import say, say_html
 
 # The page's one script, served from the desk itself: it reads a chosen file into the text box beside it,
 # so that a record or a rules file can be given without typing; without scripts, pasting does the same. A file
-# over what the desk reads is said at once, rather than sent to be refused.
+# over what the desk reads is said at once, rather than sent to be refused, in the words the page gives it.
 SCRIPT = """"use strict";
 document.querySelectorAll("input[type=file][data-into]").forEach(function (input) {
   input.addEventListener("change", function () {
@@ -24,7 +26,7 @@ document.querySelectorAll("input[type=file][data-into]").forEach(function (input
     input.setCustomValidity("");
     if (!file) { return; }
     if (file.size > most) {
-      input.setCustomValidity("This file is over " + most / 1048576 + " MiB, more than the desk reads.");
+      input.setCustomValidity(input.dataset.over);
       input.reportValidity();
       return;
     }
@@ -69,11 +71,23 @@ def button_form(stamp: Stamp, op: str, fields: dict[str, str], label: str, *, in
     return f"{head(stamp, op, cls)}{hidden}<button>{e(label)}</button></form>"
 
 
-def _options(values: list[str], chosen: str | None, shown: dict[str, str] | None = None) -> str:
+def _options(values: list[str], chosen: str | None, shown: dict[str, str] | None = None, lang: bool = False) -> str:
+    """A menu's options; ``lang``: each value is a language, named in its own words and marked as such."""
     e = escape.html
     shown = shown or {}
-    return "".join(
-        f'<option value="{e(v)}"{" selected" if v == chosen else ""}>{e(shown.get(v, v))}</option>' for v in values
+    marks = [(f' lang="{e(v)}"' if lang else "") + (" selected" if v == chosen else "") for v in values]
+    return "".join(f'<option value="{e(v)}"{m}>{e(shown.get(v, v))}</option>' for v, m in zip(values, marks))
+
+
+def _file_box(lang: str, op: str, most: int) -> str:
+    """A file chosen into the text box beside it, by the page's script; a file over ``most`` bytes is said at once."""
+    e = escape.html
+    label, paste = ("rules.file", "rules.paste") if op == "rules" else ("keep.file_label", "keep.paste")
+    over = say(lang, "file.over", mib=most // (1024 * 1024))
+    return (
+        f'<input type="file" accept=".yaml,.yml,.json" data-into="text" data-most="{most}" data-over="{e(over)}" '
+        f'aria-label="{e(say(lang, label))}"><input type="hidden" name="filename" value="">'
+        f'<textarea name="text" placeholder="{e(say(lang, paste))}"></textarea>'
     )
 
 
@@ -82,6 +96,7 @@ def game_form(desk: Desk, c: Checked, stamp: Stamp) -> str:
     e = escape.html
     t = tables_for(c.rules)
     w = Words(c.rules, desk.lang)
+    lang = desk.lang
     header = c.record.header
     names = [*desk.custom, *(n for n in shipped_names() if n not in desk.custom)]
     score = header.get("score") or {}
@@ -91,25 +106,24 @@ def game_form(desk: Desk, c: Checked, stamp: Stamp) -> str:
         for s in t.side_ids
     )
     seats = {s: w.seat(s) for s in t.seat_ids}
+    # Each language by its own name, whatever the page's: the one a referee reads is found in any of them.
+    own = {x: str(catalog(x).get("language_name", x)) for x in LANGS}
     return (
         head(stamp, "game", ' id="game-form"')
-        + f'<label>Ruleset <select name="ruleset">{_options(names, c.rules.name)}</select></label>'
-        + f'<label>Language <select name="lang">{_options(list(LANGS), desk.lang)}</select></label>'
-        + f'<label>Dealer <select name="dealer">{_options(list(t.seat_ids), header.get("dealer"), seats)}</select>'
-        + f"</label><fieldset><legend>Starting score</legend>{scores}</fieldset>"
-        + f'<label>Event <input name="event" size="30" maxlength="200" value="{e(str(header.get("event", "")))}">'
-        + f'</label><label>Note <input name="note" size="30" maxlength="2000" value="{e(str(header.get("note", "")))}">'
-        + '</label><button class="primary">Set the game</button></form>'
+        + f'<label>{e(say(lang, "game.ruleset"))} <select name="ruleset">{_options(names, c.rules.name)}</select>'
+        + f'</label><label>{e(say(lang, "game.lang"))} <select name="lang">{_options(list(LANGS), lang, own, True)}'
+        + f'</select></label><label>{e(say(lang, "game.dealer"))} <select name="dealer">'
+        + f"{_options(list(t.seat_ids), header.get('dealer'), seats)}</select></label>"
+        + f"<fieldset><legend>{e(say(lang, 'game.score'))}</legend>{scores}</fieldset>"
+        + f'<label>{e(say(lang, "game.event"))} <input name="event" size="30" maxlength="200" '
+        + f'value="{e(str(header.get("event", "")))}"></label><label>{e(say(lang, "game.note"))} '
+        + f'<input name="note" size="30" maxlength="2000" value="{e(str(header.get("note", "")))}"></label>'
+        + f'<button class="primary">{e(say(lang, "game.set"))}</button></form>'
         + head(stamp, "rules_file", ' id="rules-form"')
-        + "<details><summary>Or a ruleset of your own, from its file</summary>"
-        + '<p class="meta">Its content is checked as <code>vitou spec check</code> checks a file: a published name '
-        + "(vitou/1.0.0) is never given other rules, and a record of a published ruleset keeps the published one."
-        + "</p>"
-        + f'<input type="file" accept=".yaml,.yml,.json" data-into="text" data-most="{MAX_RULES_BYTES}" '
-        + 'aria-label="the rules file">'
-        + '<input type="hidden" name="filename" value="">'
-        + '<textarea name="text" placeholder="paste the rules file here"></textarea>'
-        + "<button>Use this ruleset</button></details></form>"
+        + f"<details><summary>{e(say(lang, 'rules.summary'))}</summary>"
+        + f'<p class="meta">{say_html(lang, "rules.checked", command="<code>vitou spec check</code>")}</p>'
+        + _file_box(lang, "rules", MAX_RULES_BYTES)
+        + f"<button>{e(say(lang, 'rules.use'))}</button></details></form>"
     )
 
 
@@ -119,7 +133,8 @@ def deal_form(c: Checked, w: Words, stamp: Stamp, index: int) -> str:
     t = tables_for(c.rules)
     deals = c.record.deals
     deal = deals[index] if index < len(deals) else {}
-    title = f"Deal {index + 1}" if index < len(deals) else f"Deal {index + 1} (the next one)"
+    lang = w.lang
+    title = say(lang, "deal" if index < len(deals) else "deal.next", n=index + 1)
     pack = {t.card(x).text for x in t.deck}
     p = c.rules.params
     # One row per suit, highest rank first: the grid reads as a hand is sorted at the table.
@@ -139,15 +154,15 @@ def deal_form(c: Checked, w: Words, stamp: Stamp, index: int) -> str:
         )
         seats.append(f'<fieldset class="seat"><legend>{e(w.seat(seat))}</legend>{rows}</fieldset>')
     said = f"<p>{prose(w.deal(deal), w.deck)}</p>" if deal else ""
-    drop = button_form(stamp, "drop_deal", {"deal": str(index)}, "Remove this deal") if deal else ""
+    drop = button_form(stamp, "drop_deal", {"deal": str(index)}, say(lang, "deal.remove")) if deal else ""
     opened = " open" if not deals else ""  # the grid of a next deal, open only before the first
     return (
         f'<details class="deal" id="deal-{index + 1}"{opened}><summary>{e(title)}</summary>{said}'
         + head(stamp, "deal")
         + f'<input type="hidden" name="deal" value="{index}"><div class="seats">{"".join(seats)}</div>'
-        + '<label>Or paste it: <input name="paste" size="44" maxlength="2000" '
+        + f'<label>{e(say(lang, "deal.paste"))} <input name="paste" size="44" maxlength="2000" '
         + 'placeholder="N: AS 7H 8C; E: 9C KD JH; S: 10H QS 8D; W: 7C AD 9S"></label>'
-        + f'<button class="primary">Deal {index + 1}</button></form>{drop}</details>'
+        + f'<button class="primary">{e(say(lang, "deal", n=index + 1))}</button></form>{drop}</details>'
     )
 
 
@@ -159,25 +174,23 @@ def disputes() -> list[str]:
 def keep_section(desk: Desk, stamp: Stamp, shipped: list[str]) -> str:
     e = escape.html
     s = e(stamp.secret)
+    lang = desk.lang
     save_dir = (
-        head(stamp, "save", ' class="inline"') + "<button>Save into the folder given at start</button></form>"
+        head(stamp, "save", ' class="inline"') + f"<button>{e(say(lang, 'keep.save_dir'))}</button></form>"
         if desk.save_dir
         else ""
     )
     return (
-        '<section id="keep"><h2>Keep and hand over</h2><p>'
-        f'<a id="save" href="/{s}/record.yaml" download>Save the record (YAML)</a> · '
-        f'<a id="export" href="/{s}/audit.html" download>Export the audit page</a></p>{save_dir}'
+        f'<section id="keep"><h2>{e(say(lang, "keep"))}</h2><p>'
+        f'<a id="save" href="/{s}/record.yaml" download>{e(say(lang, "keep.save"))}</a> · '
+        f'<a id="export" href="/{s}/audit.html" download>{e(say(lang, "keep.export"))}</a></p>{save_dir}'
         + head(stamp, "dispute", ' id="dispute-form"')
-        + f'<label>A shipped dispute <select name="name">{_options(shipped, None)}</select></label>'
-        + "<button>Load</button></form>"
+        + f'<label>{e(say(lang, "keep.dispute"))} <select name="name">{_options(shipped, None)}</select></label>'
+        + f"<button>{e(say(lang, 'keep.load'))}</button></form>"
         + head(stamp, "load", ' id="load-form"')
-        + "<details><summary>Load a record from its file</summary>"
-        + f'<input type="file" accept=".yaml,.yml,.json" data-into="text" data-most="{MAX_RECORD_BYTES}" '
-        + 'aria-label="the record\'s file">'
-        + '<input type="hidden" name="filename" value="">'
-        + '<textarea name="text" placeholder="paste the record here"></textarea>'
-        + "<button>Load the record</button></details></form></section>"
+        + f"<details><summary>{e(say(lang, 'keep.file'))}</summary>"
+        + _file_box(lang, "load", MAX_RECORD_BYTES)
+        + f"<button>{e(say(lang, 'keep.load_record'))}</button></details></form></section>"
     )
 
 

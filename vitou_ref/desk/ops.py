@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import errno
 import hashlib
 import os
 import sys
@@ -17,7 +18,9 @@ from ..rules.data import data_dir
 from ..rules.files import read_path, write_file
 from ..rules.reader import ReadError, whole
 from .forms import disputes
-from .state import LANGS, MAX_ACTIONS, MAX_BRANCHES, Desk, parse_deal
+from .paste import parse_deal
+from .state import LANGS, MAX_ACTIONS, MAX_BRANCHES, Desk
+from .words import Quoted, Refused, Said, said
 
 MAX_DEALS = 999  # far more deals than a match of twenty-odd hands holds
 MAX_CLAIMS = 999
@@ -49,34 +52,27 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "save": (),
     "dispute": ("name",),
     "load": ("text", "filename"),
+    "new": (),
 }
 COMMON = ("token", "op", "rev")  # what every form of the page carries: the secret, the operation, the revision
 MULTI = ("card-",)  # the only fields that come more than once: the cards checked for a seat
 
 # The fields that carry a number, by operation, each read by the one reader in its range (ASCII digits only): what
-# it is, the range, and whether a person types it (a bad one is said on the page) or the page writes it (a hidden
-# field or a number box: a bad one is a forged or stale form, refused outright).
-_DEAL = ("a deal's index", 0, MAX_DEALS, False)
-_AT = ("an action's number", 1, MAX_ACTIONS + 1, False)  # a number box: the browser sends digits in range
-_BRANCH = ("a record's index", 0, MAX_BRANCHES - 1, False)
+# it is (its words' key), the range, and whether a person types it (a bad one is said on the page) or the page writes
+# it (a hidden field or a number box: a bad one is a forged or stale form, refused outright).
+_DEAL = ("number.deal", 0, MAX_DEALS, False)
+_AT = ("number.action", 1, MAX_ACTIONS + 1, False)  # a number box: the browser sends digits in range
+_BRANCH = ("number.branch", 0, MAX_BRANCHES - 1, False)
 NUMBERS: dict[tuple[str, str], tuple[str, int, int, bool]] = {
-    ("game", "score-*"): ("a score", 0, MAX_SCORE, True),
+    ("game", "score-*"): ("number.score", 0, MAX_SCORE, True),
     ("deal", "deal"): _DEAL,
     ("drop_deal", "deal"): _DEAL,
     ("claim", "at"): _AT,
-    ("drop_claim", "claim"): ("a claim's index", 0, MAX_CLAIMS, False),
+    ("drop_claim", "claim"): ("number.claim", 0, MAX_CLAIMS, False),
     ("branch", "at"): _AT,
     ("switch", "branch"): _BRANCH,
     ("drop_branch", "branch"): _BRANCH,
 }
-
-
-class Refused(Exception):
-    """A request the desk will not act on: its status and why, in words."""
-
-    def __init__(self, status: int, why: str) -> None:
-        super().__init__(why)
-        self.status = status
 
 
 def check_form(body: bytes) -> tuple[str, Form]:
@@ -84,21 +80,21 @@ def check_form(body: bytes) -> tuple[str, Form]:
     try:
         text = body.decode("utf-8")
         pairs = urllib.parse.parse_qsl(text, keep_blank_values=True, max_num_fields=MAX_FIELDS, errors="strict")
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise Refused(400, f"the form cannot be read: {exc}") from None
+    except (UnicodeDecodeError, ValueError):
+        raise Refused(400, "refused.form") from None
     form: Form = {}
     for k, v in pairs:
         form.setdefault(k, []).append(v)
     op = _one(form, "op")
     if op not in FIELDS:
-        raise Refused(400, f"unknown operation {op[:40]!r}")
+        raise Refused(400, "refused.op", op=Quoted(op))
     allowed = FIELDS[op]
     for name, values in form.items():
         if name not in (*COMMON, *allowed) and not any(a.endswith("*") and name.startswith(a[:-1]) for a in allowed):
             # A save never takes a file name or a path: the desk names the file, in the folder given at start.
-            raise Refused(400, f"operation {op} takes no field {name[:40]!r}")
+            raise Refused(400, "refused.field", op=op, name=Quoted(name))
         if len(values) > 1 and not name.startswith(MULTI):
-            raise Refused(400, f"the field {name[:40]!r} is given {len(values)} times")
+            raise Refused(400, "refused.twice", name=Quoted(name), n=len(values))
     return op, form
 
 
@@ -106,15 +102,28 @@ def _one(form: Form, name: str, default: str | None = None) -> str:
     values = form.get(name)
     if not values:
         if default is None:
-            raise Refused(400, f"the field {name!r} is missing")
+            raise Refused(400, "refused.missing", name=Quoted(name))
         return default
     if len(values) > 1:
-        raise Refused(400, f"the field {name!r} is given {len(values)} times")
+        raise Refused(400, "refused.twice", name=Quoted(name), n=len(values))
     return values[0]
 
 
 class Unread(Exception):
     """A number a person typed that is not one: said on the page, and the record is kept as it was."""
+
+    def __init__(self, why: Said) -> None:
+        super().__init__(why.key)
+        self.why = why
+
+
+def read_number(text: str, field: str, what: str, lo: int, hi: int | None) -> tuple[int | None, Said]:
+    """The number in ``text`` (ASCII digits in range, by the one reader), or None and why not, in the desk's words."""
+    try:
+        return whole(text, lo=lo, hi=hi, what=what), said("number")
+    except ReadError:
+        key = "number" if hi is not None else "number.any"
+        return None, said(key, field=field, value=Quoted(text), what=Said(what), lo=lo, hi=hi)
 
 
 def number_field(op: str, name: str) -> tuple[str, int, int, bool] | None:
@@ -131,28 +140,22 @@ def _int(form: Form, op: str, name: str) -> int:
     if spec is None:  # every field read as a number is in NUMBERS, where the tests find it
         raise KeyError(f"{op}.{name} is not in NUMBERS")
     what, lo, hi, typed = spec
-    try:
-        return whole(_one(form, name), lo=lo, hi=hi, what=what)
-    except ReadError as exc:
-        if typed:
-            raise Unread(f"{name}: {exc}") from None
-        raise Refused(400, f"the field {name!r}: {exc}") from None
+    value, why = read_number(_one(form, name), name, what, lo, hi)
+    if value is not None:
+        return value
+    if typed:
+        raise Unread(why)
+    raise Refused(400, why.key, **dict(why.params))
 
 
 def _action(text: str) -> Any:
     try:
         action = loads(text, max_depth=MAX_DEPTH)
-    except WireError as exc:
-        raise Refused(400, f"the action is not JSON of a protocol action: {exc}") from None
+    except WireError:
+        raise Refused(400, "refused.action") from None
     if not isinstance(action, dict):
-        raise Refused(400, "a protocol action is a JSON object")
+        raise Refused(400, "refused.object")
     return action
-
-
-STALE = (
-    "This page was out of date: the desk had changed since it was shown (in another tab?). Nothing was done; "
-    "here is the desk as it is now."
-)
 
 
 def apply(desk: Desk, op: str, form: Form) -> str:
@@ -162,18 +165,17 @@ def apply(desk: Desk, op: str, form: Form) -> str:
     (the second record, the third deal, the action after the last) may no longer be what its page showed.
     """
     if "rev" in form:
-        try:
-            made_at = whole(_one(form, "rev"), what="the page's revision")
-        except ReadError as exc:
-            raise Refused(400, f"the field 'rev': {exc}") from None
+        made_at, why = read_number(_one(form, "rev"), "rev", "number.rev", 0, None)
+        if made_at is None:
+            raise Refused(400, why.key, **dict(why.params))
         if made_at != desk.revision:
-            desk.notice = [STALE]
+            desk.notice = [said("stale")]
             return ""
     before = desk.snapshot()
     try:
         anchor = _apply(desk, op, form)
     except Unread as exc:
-        desk.notice = [str(exc)]
+        desk.notice = [exc.why]
         anchor = "game"
     if desk.snapshot() != before:
         desk.revision += 1
@@ -202,7 +204,7 @@ def _apply(desk: Desk, op: str, form: Form) -> str:
 def _game(desk: Desk, form: Form) -> str:
     lang = _one(form, "lang", desk.lang)
     if lang not in LANGS:
-        raise Refused(400, f"unknown language {lang[:20]!r}")
+        raise Refused(400, "refused.lang", lang=Quoted(lang[:20]))
     given = [k for k in form if k.startswith("score-") and _one(form, k).strip()]
     # A side left blank has no points yet, once another side's are given; all blank: no starting score.
     score = {k[len("score-") :]: _int(form, "game", k) if k in given else 0 for k in form if k.startswith("score-")}
@@ -222,9 +224,9 @@ def _deal(desk: Desk, op: str, form: Form) -> str:
     paste = _one(form, "paste", "").strip()
     if paste:
         try:
-            deal = parse_deal(paste, ())
+            deal = parse_deal(paste, (), desk.say("source.pasted"))
         except Exception as exc:  # the loader's located problem, shown as any refused entry is
-            desk.notice = [str(p) for p in getattr(exc, "problems", ())] or [str(exc)]
+            desk.notice = list(getattr(exc, "problems", ())) or [said("deal.unreadable")]
             return "deals"
     else:
         deal = {k[len("card-") :]: v for k, v in form.items() if k.startswith("card-")}
@@ -275,18 +277,21 @@ def _records(desk: Desk, op: str, form: Form) -> str:
     if op == "dispute":
         name = _one(form, "name")
         if name not in disputes():  # a name from the list, never a path
-            raise Refused(400, f"no shipped dispute {name[:60]!r}")
+            raise Refused(400, "refused.dispute", name=Quoted(name))
         path = data_dir("conformance") / "disputes" / name
         desk.load(read_path(str(path), max_bytes=MAX_RECORD_BYTES), name)
         return "rulings"
-    desk.load(_one(form, "text"), os.path.basename(_one(form, "filename", "")) or "the record loaded")
+    if op == "new":
+        desk.new_record()
+        return "game"
+    desk.load(_one(form, "text"), os.path.basename(_one(form, "filename", "")) or desk.say("record.loaded"))
     return "rulings"
 
 
 def save_into(desk: Desk) -> str | None:
     """The record written into the folder given at start, under a name the desk makes; never over a file."""
     if desk.save_dir is None:
-        raise Refused(403, "the desk was started without --save-dir: save through the browser's download")
+        raise Refused(403, "refused.no_save_dir")
     text = desk.yaml()
     stem = time.strftime("record-%Y%m%d-%H%M%S")
     for k in range(100):
@@ -296,12 +301,13 @@ def save_into(desk: Desk) -> str | None:
         except FileExistsError:
             continue
         except OSError as exc:  # the folder removed, made read-only or filled since the desk started
-            desk.notice = [f"the record was not saved: the folder given at start cannot be written ({exc.strerror})"]
+            # The error's name (ENOENT), not the system's English words for it: the same in every language.
+            desk.notice = [said("not_saved", why=errno.errorcode.get(exc.errno or 0, "?"))]
             return None
         desk.notice = []
-        desk.info = f"saved as {name} in the folder given at start"
+        desk.info = [said("saved", name=name)]
         return name
-    raise Refused(409, "too many records saved this second")
+    raise Refused(409, "refused.saves")
 
 
 def csp(*styles: str) -> str:
@@ -332,5 +338,6 @@ __all__ = [
     "check_form",
     "csp",
     "number_field",
+    "read_number",
     "save_into",
 ]

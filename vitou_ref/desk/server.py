@@ -9,11 +9,11 @@ from typing import Any, ClassVar
 from ..audit.auditpage import CSS as AUDIT_CSS
 from ..audit.auditpage import page as audit_page
 from ..present.page import CSS as SHARED_CSS
-from ..rules.reader import ReadError, whole
 from .forms import SCRIPT
-from .ops import MAX_BODY, TIMEOUT, Refused, apply, check_form, csp, log_error
+from .ops import MAX_BODY, TIMEOUT, apply, check_form, csp, log_error, read_number
 from .state import Desk
 from .view import CSS, render
+from .words import Refused
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -37,19 +37,19 @@ class Handler(BaseHTTPRequestHandler):
         if not secrets.compare_digest(given.encode("utf-8", "replace"), self.secret.encode()) or not path.startswith(
             prefix
         ):
-            raise Refused(403, "this address needs the desk's secret, as printed when it started")
+            raise Refused(403, "refused.secret")
         hosts = {f"127.0.0.1:{self.bound[0]}", f"localhost:{self.bound[0]}"}
         if self.headers.get("Host") not in hosts:  # another name for this address: a rebinding page
-            raise Refused(403, "the desk answers only at 127.0.0.1")
+            raise Refused(403, "refused.host")
         return path[len(prefix) :]
 
     def _same_origin(self) -> None:
         hosts = {f"http://127.0.0.1:{self.bound[0]}", f"http://localhost:{self.bound[0]}"}
         origin = self.headers.get("Origin")
         if origin is not None and origin not in hosts:
-            raise Refused(403, "a change is made only from the desk's own page")
+            raise Refused(403, "refused.origin")
         if self.headers.get("Sec-Fetch-Site") not in (None, "same-origin", "none"):
-            raise Refused(403, "a change is made only from the desk's own page")
+            raise Refused(403, "refused.origin")
 
     def do_GET(self) -> None:
         try:
@@ -57,16 +57,20 @@ class Handler(BaseHTTPRequestHandler):
             with self.desk.lock:
                 self._get(route)
         except Refused as exc:
-            self._send(exc.status, str(exc).encode(), "text/plain; charset=utf-8")
+            self._refused(exc)
         except Exception:
             log_error()
-            self._send(500, b"vitou desk: an error in vitou; the records are kept", "text/plain; charset=utf-8")
+            self._refused(Refused(500, "refused.bug"))
+
+    def _refused(self, exc: Refused) -> None:
+        """A refusal, in the desk's language: the page of a request the desk does not act on."""
+        self._send(exc.status, exc.words(self.desk.lang).encode(), "text/plain; charset=utf-8")
 
     def _get(self, route: str) -> None:
         desk = self.desk
         if route == "":
             html = render(desk, self.secret)
-            desk.notice, desk.info = [], ""  # said once: a reload shows the records, not an old refusal
+            desk.notice, desk.info = [], []  # said once: a reload shows the records, not an old refusal
             self._send(200, html.encode(), "text/html; charset=utf-8", csp(SHARED_CSS, CSS))
         elif route == "desk.js":
             self._send(200, SCRIPT.encode(), "text/javascript; charset=utf-8")
@@ -77,19 +81,19 @@ class Handler(BaseHTTPRequestHandler):
             policy = csp(SHARED_CSS, AUDIT_CSS)
             self._send(200, html.encode(), "text/html; charset=utf-8", policy, attach="audit.html")
         else:
-            raise Refused(404, "no such page at the desk")
+            raise Refused(404, "refused.page")
 
     def do_POST(self) -> None:
         try:
             route = self._route()
             self._same_origin()
             if route != "do":
-                raise Refused(404, "no such page at the desk")
+                raise Refused(404, "refused.page")
             op, form = check_form(self._body())
             if not secrets.compare_digest(form.get("token", [""])[0].encode("utf-8", "replace"), self.secret.encode()):
-                raise Refused(403, "the form does not carry the desk's secret")
+                raise Refused(403, "refused.token")
             with self.desk.lock:
-                self.desk.info = ""
+                self.desk.info = []
                 anchor = apply(self.desk, op, form)
             self.send_response(303)
             self.send_header("Location", f"/{self.secret}/#{anchor}")
@@ -97,10 +101,10 @@ class Handler(BaseHTTPRequestHandler):
             self._common()
             self.end_headers()
         except Refused as exc:
-            self._send(exc.status, str(exc).encode(), "text/plain; charset=utf-8")
+            self._refused(exc)
         except Exception:
             log_error()
-            self._send(500, b"vitou desk: an error in vitou; the records are kept", "text/plain; charset=utf-8")
+            self._refused(Refused(500, "refused.bug"))
 
     def _body(self) -> bytes:
         """The form's bytes, all of them, or Refused; on any refusal the connection is closed, its body unread."""
@@ -108,24 +112,23 @@ class Handler(BaseHTTPRequestHandler):
         self.close_connection = True  # as the request had it again only once the whole body is read
         lengths = self.headers.get_all("Content-Length") or []
         if self.headers.get("Transfer-Encoding") or not lengths:
-            raise Refused(411, "send the form with a Content-Length")
+            raise Refused(411, "refused.length")
         if len(lengths) > 1:  # two lengths: which one ends the request is what a smuggled request relies on
-            raise Refused(400, "the request gives its Content-Length more than once")
-        try:
-            length = whole(lengths[0], what="a Content-Length")
-        except ReadError as exc:
-            raise Refused(400, str(exc)) from None
+            raise Refused(400, "refused.lengths")
+        length, why = read_number(lengths[0], "Content-Length", "number.length", 0, None)
+        if length is None:
+            raise Refused(400, why.key, **dict(why.params))
         if length > MAX_BODY:
-            raise Refused(413, f"a request of the desk is at most {MAX_BODY} bytes: a file it reads is at most 1 MiB")
+            raise Refused(413, "refused.big", n=MAX_BODY)
         kind = (self.headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
         if kind != "application/x-www-form-urlencoded":
-            raise Refused(415, "the desk takes its page's forms only")
+            raise Refused(415, "refused.type")
         try:
             body = self.rfile.read(length)
         except TimeoutError:  # the client stopped sending: the form never came whole
-            raise Refused(408, f"the form did not come whole within {self.timeout} seconds") from None
+            raise Refused(408, "refused.slow", n=int(self.timeout or 0)) from None
         if len(body) < length:
-            raise Refused(400, f"the form is shorter than its Content-Length ({len(body)} of {length} bytes)")
+            raise Refused(400, "refused.short", got=len(body), n=length)
         self.close_connection = keep
         return body
 

@@ -16,25 +16,38 @@ from ..engine.actions import Malformed, action_from_json
 from ..engine.tables import tables_for
 from ..present import escape
 from ..protocol.server import match_from_setup
-from ..rules.check import check_text, warning_line
+from ..rules.check import check_text
 from ..rules.errors import IllegalAction, InputError, UnknownRuleset
 from ..rules.model import Ruleset
 from ..rules.problems import Problem
 from ..rules.registry import load_ruleset, resolve_among, shipped_names
 from ..rules.yamlsafe import load_text
+from .words import Note, Said, Warned, said, say, unknown_ruleset
 
-SOURCE = "the record entered"
 LANGS = ("en", "fr", "pt", "ru")
+MAIN = Said("record.main")  # the record the desk starts with
 MAX_BRANCHES = 20  # a referee compares a few what-ifs, not hundreds
 MAX_ACTIONS = 400  # far more than a match of twenty-odd hands holds, so that a replay stays instant
 
 
 @dataclass
 class Branch:
-    """One record at the desk: the main one as it happened, or a what-if branched from it."""
+    """One record at the desk: the main one as it happened, a new one, one loaded, or a what-if branched from one.
+
+    ``name`` is its name in English; ``base`` (the desk's words, or a file's name) and ``at``, the actions each
+    what-if branched from, name it in the desk's language.
+    """
 
     name: str
     data: dict[str, Any]  # the record's canonical JSON form, always one the loader reads
+    base: Said | str = MAIN
+    at: tuple[int, ...] = ()
+
+    def label(self, lang: str) -> str:
+        name = self.base.words(lang) if isinstance(self.base, Said) else self.base
+        for n in self.at:
+            name = say(lang, "record.what_if", record=name, n=n)
+        return name
 
 
 @dataclass
@@ -71,14 +84,18 @@ class Desk:
     current: int = 0
     compare_with: str | None = None
     custom: dict[str, Ruleset] = field(default_factory=dict)  # rulesets given as a file, by their name
-    notice: list[str] = field(default_factory=list)  # the problems of the last change refused, shown once
-    info: str = ""  # what the last request did that the page does not show (a file saved)
+    notice: list[Note] = field(default_factory=list)  # the problems of the last change refused, shown once
+    info: list[Note] = field(default_factory=list)  # what the last request did that the page does not show
     revision: int = 0  # one more at every change; a form made at another is stale
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     @property
     def branch(self) -> Branch:
         return self.branches[self.current]
+
+    def say(self, key: str, /, **params: Any) -> str:
+        """The desk's words in its language (a source's name, for the loaders' problems to be located by)."""
+        return say(self.lang, key, **params)
 
     def snapshot(self) -> tuple[Any, ...]:
         """What a page shows of the desk and its forms act on: to tell whether a request changed the desk."""
@@ -109,10 +126,11 @@ class Desk:
         The audit names the record by ``name`` (the branch's, a loaded file's), as the kit names it by its file.
         """
         rules = self.rules_for(str(data.get("header", {}).get("ruleset", "")))
-        record, rules = read_record(escape.json_dumps(data, indent=2), SOURCE, rules)
-        record = dataclasses.replace(record, source=name or self.branch.name)
+        source = self.say("source.entered")
+        record, rules = read_record(escape.json_dumps(data, indent=2), source, rules)
+        record = dataclasses.replace(record, source=name or self.branch.label(self.lang))
         if len(record.actions) > MAX_ACTIONS:
-            raise problem("RECORD_TOO_LONG", f"the desk holds up to {MAX_ACTIONS} actions in one record", SOURCE)
+            raise problem("RECORD_TOO_LONG", say("en", "too_long", n=MAX_ACTIONS), source)
         return Checked(record, rules, audit(record, rules, go_on=True), positions(record, rules))
 
     def change(self, data: dict[str, Any]) -> bool:
@@ -120,7 +138,7 @@ class Desk:
         try:
             self.check(data)
         except InputError as exc:
-            self.notice = [str(p) for p in exc.problems]
+            self.notice = list(exc.problems)
             return False
         self.branch.data = data
         self.notice = []
@@ -137,7 +155,7 @@ class Desk:
         try:
             rules = self.named(ruleset)
         except UnknownRuleset as exc:
-            self.notice = [f"ruleset: {exc}"]
+            self.notice = [unknown_ruleset(exc, "unknown_ruleset.game")]
             return False
         was = header["ruleset"]
         header["ruleset"] = rules.name
@@ -161,22 +179,20 @@ class Desk:
         A published name with other rules is refused there (VERSION_REUSED); with the same rules, the
         published ruleset is the one used. A name already uploaded here keeps its first rules.
         """
-        result = check_text(text, filename or "the rules file")
+        result = check_text(text, filename or self.say("source.rules"))
         if not result.ok or result.ruleset is None:
-            self.notice = [str(p) for p in result.problems]
+            self.notice = list(result.problems)
             return False
         rules = result.ruleset
         had = self.custom.get(rules.name)
         if had is not None and had.content_hash != rules.content_hash:
-            self.notice = [
-                f"{rules.name} is already in use here with hash {had.content_hash}: other rules need a new version"
-            ]
+            self.notice = [said("rules_in_use", name=rules.name, hash=had.content_hash)]
             return False
         if rules.name not in shipped_names():
             self.custom[rules.name] = rules
         event = str(self.branch.data["header"].get("event", ""))
         if self.set_game(rules.name, tables_for(rules).seat_ids[-1], {}, event):
-            self.info = "; ".join(warning_line(w) for w in result.warnings)
+            self.info = [Warned(w) for w in result.warnings]
             return True
         if had is None:
             self.custom.pop(rules.name, None)  # refused whole: the upload is not kept either
@@ -185,7 +201,7 @@ class Desk:
     def set_deal(self, index: int, deal: dict[str, list[str]]) -> bool:
         data = self.draft()
         if not 0 <= index <= len(data["deals"]):
-            self.notice = [f"deal {index + 1}: the record has {len(data['deals'])} deals"]
+            self.notice = [said("no_deal", deal=index + 1, n=len(data["deals"]))]
             return False
         if index == len(data["deals"]):
             data["deals"].append(deal)
@@ -209,9 +225,9 @@ class Desk:
     def add_typed(self, text: str) -> bool:
         """An action typed in the notation, as the table said it: a claimed or an illegal one too."""
         rules = self.check(self.branch.data).rules
-        parsed, problems = parse_notation(text, tables_for(rules), "the action typed")
+        parsed, problems = parse_notation(text, tables_for(rules), self.say("source.typed"))
         if problems or not parsed:
-            self.notice = [str(p) for p in problems] or ["the action typed: no action in it"]
+            self.notice = [*problems] or [said("typed.empty")]
             return False
         return self.add_actions([p.action for p in parsed])
 
@@ -247,16 +263,38 @@ class Desk:
     def branch_at(self, n: int) -> bool:
         """A what-if: the record up to action ``n`` (1-based) excluded, to be played on otherwise."""
         if len(self.branches) >= MAX_BRANCHES:
-            self.notice = [f"the desk holds up to {MAX_BRANCHES} records; drop one first"]
+            self.notice = [said("max_records", n=MAX_BRANCHES)]
             return False
         data = self.draft()
         if not 1 <= n <= len(data["actions"]) + 1:
-            self.notice = [f"branch: there is no action {n}"]
+            self.notice = [said("no_action", n=n)]
             return False
         data["actions"] = data["actions"][: n - 1]
         _drop_from(data, n)
-        self.branches.append(Branch(f"{self.branch.name}, what if at {n}", data))
+        was = self.branch
+        name = say("en", "record.what_if", record=was.name, n=n)
+        self.branches.append(Branch(name, data, was.base, (*was.at, n)))
         self.current = len(self.branches) - 1
+        self.notice = []
+        return True
+
+    def new_record(self) -> bool:
+        """An empty record beside the others, under the ruleset in use, shown at once: the next hand to rule.
+
+        The records entered so far stay one click away; a comparison chosen for them is not carried over.
+        """
+        if len(self.branches) >= MAX_BRANCHES:
+            self.notice = [said("max_records", n=MAX_BRANCHES)]
+            return False
+        rules = self.check(self.branch.data).rules
+        header = {"ruleset": rules.name, "dealer": tables_for(rules).seat_ids[-1]}
+        data: dict[str, Any] = {"format": 1, "header": header, "deals": [], "actions": []}
+        n = 1 + max(
+            (int(dict(b.base.params)["n"]) for b in self.branches if isinstance(b.base, Said) and _is_new(b)), default=1
+        )
+        self.branches.append(Branch(say("en", "record.new", n=n), data, said("record.new", n=n)))
+        self.current = len(self.branches) - 1
+        self.compare_with = None
         self.notice = []
         return True
 
@@ -279,7 +317,7 @@ class Desk:
         try:
             rules = self.named(ruleset)
         except UnknownRuleset as exc:
-            self.notice = [f"compare: {exc}"]
+            self.notice = [unknown_ruleset(exc, "unknown_ruleset.compare")]
             return False
         self.compare_with = rules.name
         self.notice = []
@@ -290,15 +328,15 @@ class Desk:
     def load(self, text: str | bytes, name: str) -> bool:
         """A record read from a file or a shipped dispute, kept as a new record beside the others."""
         if len(self.branches) >= MAX_BRANCHES:
-            self.notice = [f"the desk holds up to {MAX_BRANCHES} records; drop one first"]
+            self.notice = [said("max_records", n=MAX_BRANCHES)]
             return False
         try:
             record, _ = read_record(text, name, self._custom_of(text, name))
         except InputError as exc:
-            self.notice = [str(p) for p in exc.problems]
+            self.notice = list(exc.problems)
             return False
         data = record.to_json()
-        self.branches.append(Branch(name, data))
+        self.branches.append(Branch(name, data, name))
         self.current = len(self.branches) - 1
         if not self.change(data):
             del self.branches[self.current]
@@ -333,6 +371,11 @@ def positions(record: Record, rules: Ruleset) -> list[Position]:
     return out
 
 
+def _is_new(b: Branch) -> bool:
+    """A record the referee started with New record: each is numbered, the first after the main one 2."""
+    return isinstance(b.base, Said) and b.base.key == "record.new"
+
+
 def _drop_from(data: dict[str, Any], n: int) -> None:
     """Claims and notes on actions from ``n`` on: they spoke of actions no longer in the record."""
     for key in ("claims", "annotations"):
@@ -343,24 +386,8 @@ def _drop_from(data: dict[str, Any], n: int) -> None:
             data.pop(key, None)
 
 
-def parse_deal(text: str, seats: tuple[str, ...]) -> dict[str, list[str]]:
-    """A deal pasted as the record writes it (``{N: [AS, 7H, 8C], ...}``) or seat by seat (``N: AS 7H 8C; E: ...``)."""
-    if "{" not in text:
-        text = "\n".join(part.strip() for part in text.replace(";", "\n").splitlines() if part.strip())
-    doc = load_text(text, "the deal pasted", max_bytes=64 * 1024)
-    if not isinstance(doc.data, dict):
-        raise problem("DEAL_PASTED", "a deal is each seat with its cards: N: AS 7H 8C; E: ...", "the deal pasted")
-    out: dict[str, list[str]] = {}
-    for seat, given in doc.data.items():
-        cards = given.replace(",", " ").split() if isinstance(given, str) else given
-        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-            raise problem("DEAL_PASTED", f"seat {seat}: its cards are card codes (AS 7H 8C)", "the deal pasted")
-        out[str(seat)] = list(cards)
-    return out
-
-
 def shipped() -> list[str]:
     return shipped_names()
 
 
-__all__ = ["LANGS", "Branch", "Checked", "Desk", "parse_deal", "positions", "shipped"]
+__all__ = ["LANGS", "Branch", "Checked", "Desk", "positions", "shipped"]

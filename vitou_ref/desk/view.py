@@ -8,6 +8,7 @@ from .._version import __version__
 from ..audit.audit import Position, Ruling, Words, audit
 from ..audit.auditpage import CSS as AUDIT_CSS
 from ..audit.auditpage import cited_clauses, ruling_item
+from ..audit.i18n import error_words
 from ..audit.report import compare, compare_text, final_words, shown
 from ..engine.tables import tables_for
 from ..present import escape
@@ -16,6 +17,7 @@ from ..present.page import document
 from ..rules.errors import InputError, UnknownRuleset
 from .forms import Stamp, button_form, deal_form, disputes, game_form, head, keep_section
 from .state import Checked, Desk
+from .words import note_words, quote, say, say_html, unknown_ruleset
 
 CSS = (
     AUDIT_CSS
@@ -52,13 +54,14 @@ def render(desk: Desk, secret: str) -> str:
     stamp = Stamp(secret, desk.revision)
     checked = desk.check(desk.branch.data)
     w = Words(checked.rules, desk.lang)
+    lang, e = desk.lang, escape.html
     body = [
         *_notice(desk),
         *_branches(desk, stamp),
-        '<section id="game"><h2>The game</h2>',
+        f'<section id="game"><h2>{e(say(lang, "game"))}</h2>',
         game_form(desk, checked, stamp),
         "</section>",
-        '<section id="deals"><h2>The deals</h2>',
+        f'<section id="deals"><h2>{e(say(lang, "deals"))}</h2>',
         *(deal_form(checked, w, stamp, i) for i in range(len(checked.record.deals) + 1)),
         "</section>",
         *_rulings(desk, checked, w, stamp),
@@ -67,37 +70,41 @@ def render(desk: Desk, secret: str) -> str:
         *_compare(desk, checked, stamp),
         keep_section(desk, stamp, disputes()),
     ]
+    title = say(lang, "title", record=desk.branch.label(lang))
     return document(
-        lang=desk.lang,
-        title=f"Referee's desk: {desk.branch.name}",
-        kind="Referee's desk",
-        heading=f"Referee's desk: {desk.branch.name}",
+        lang=lang,
+        title=title,
+        kind=say(lang, "kind"),
+        heading=title,
         provenance=[w.say("audit", "ruleset", name=checked.rules.name, hash=checked.rules.content_hash)],
         body=body,
-        footer=f"vitou {__version__}: the rulings are the audit's, as `vitou audit --continue` gives them",
+        footer=say(lang, "footer", version=__version__),
         css=CSS,
         intro=[f'<script src="/{escape.html(secret)}/desk.js" defer></script>'],
     )
 
 
 def _notice(desk: Desk) -> list[str]:
+    e, lang = escape.html, desk.lang
     if not desk.notice:
-        return [f'<p class="summary" id="info">{escape.html(desk.info)}</p>'] if desk.info else []
-    items = "".join(f"<li>{escape.html(p)}</li>" for p in desk.notice)
-    head = "Not entered; the record is kept as it was:"
+        info = "; ".join(note_words(lang, x) for x in desk.info)
+        return [f'<p class="summary" id="info">{e(info)}</p>'] if info else []
+    items = "".join(f"<li>{e(note_words(lang, p))}</li>" for p in desk.notice)
+    head = e(say(lang, "notice"))
     return [f'<section class="problems" id="problems" role="alert"><p>{head}</p><ul>{items}</ul></section>']
 
 
 def _branches(desk: Desk, stamp: Stamp) -> list[str]:
-    e = escape.html
-    out = ['<nav class="branches" id="branches" aria-label="records">']
+    e, lang = escape.html, desk.lang
+    out = [f'<nav class="branches" id="branches" aria-label="{e(say(lang, "records"))}">']
     for i, b in enumerate(desk.branches):
         if i == desk.current:
-            out.append(f'<span class="here">{e(b.name)}</span>')
+            out.append(f'<span class="here">{e(b.label(lang))}</span>')
         else:
-            out.append(button_form(stamp, "switch", {"branch": str(i)}, b.name))
+            out.append(button_form(stamp, "switch", {"branch": str(i)}, b.label(lang)))
         if len(desk.branches) > 1 and i:
-            out.append(button_form(stamp, "drop_branch", {"branch": str(i)}, "drop"))
+            out.append(button_form(stamp, "drop_branch", {"branch": str(i)}, say(lang, "drop")))
+    out.append(button_form(stamp, "new", {}, say(lang, "new")))  # an empty record for the next hand, beside these
     out.append("</nav>")
     return out
 
@@ -130,18 +137,18 @@ def _rulings(desk: Desk, c: Checked, w: Words, stamp: Stamp) -> list[str]:
 def _one(c: Checked, w: Words, r: Ruling, stamp: Stamp) -> str:
     item = ruling_item(w, r)  # the audit page's own item: what the kit hands over is what the desk shows
     extra = _allowed(w, c.positions[r.n - 1], r.action) if r.legal else ""
-    extra += button_form(stamp, "branch", {"at": str(r.n)}, f"What if, from action {r.n}")
+    extra += button_form(stamp, "branch", {"at": str(r.n)}, say(w.lang, "what_if", n=r.n))
     cut = item.rfind("</li>")
     return f'{item[:cut]}<div class="ruling-desk" id="desk-{r.n}">{extra}</div></li>'
 
 
 def _next(c: Checked, w: Words, stamp: Stamp) -> list[str]:
     """The position now, the legal actions as buttons, and any other action typed in."""
-    e = escape.html
+    e, lang = escape.html, w.lang
     pos = c.positions[-1]
     n = len(c.record.actions) + 1
     out = [
-        f'<section id="next"><h2>Action {n}</h2>',
+        f'<section id="next"><h2>{e(say(lang, "next", n=n))}</h2>',
         *(f'<p class="meta">{prose(x, w.deck)}</p>' for x in w.position(pos)),
     ]
     if pos.legal:
@@ -151,60 +158,68 @@ def _next(c: Checked, w: Words, stamp: Stamp) -> list[str]:
             for a, clause in pos.legal
         )
         out.append(
-            head(stamp, "act", ' class="legal-actions" id="legal"') + f"<p>The legal actions now:</p>{buttons}</form>"
+            head(stamp, "act", ' class="legal-actions" id="legal"')
+            + f"<p>{e(say(lang, 'next.legal'))}</p>{buttons}</form>"
         )
+    examples = "<code>E refuse</code>, <code>S r12</code>"  # the notation's words, the same in every language
     out.append(
-        head(stamp, "typed", ' id="typed"')
-        + "<label>Any other action, in the notation (<code>E refuse</code>, <code>S r12</code>): "
+        head(stamp, "typed", ' id="typed"') + f"<label>{say_html(lang, 'next.typed', examples=examples)} "
         '<input name="text" size="24" maxlength="2000" autocomplete="off"></label>'
-        "<button>Enter</button></form>"
+        f"<button>{e(say(lang, 'next.enter'))}</button></form>"
     )
     if c.record.actions:
-        out.append(button_form(stamp, "undo", {}, f"Take back action {n - 1}"))
+        out.append(button_form(stamp, "undo", {}, say(lang, "next.undo", n=n - 1)))
     out.append("</section>")
     return out
 
 
 def _claims(c: Checked, w: Words, stamp: Stamp) -> list[str]:
-    e = escape.html
+    """The claims entered, in the order of the actions they are on, and the form that enters one."""
+    e, lang = escape.html, w.lang
     t = tables_for(c.rules)
-    out = ['<section id="claims"><h2>Claims</h2>']
-    for k, claim in enumerate(c.record.claims):
+    out = [f'<section id="claims"><h2>{e(say(lang, "claims"))}</h2>']
+    # By the action each is on; claims on one action stay as entered. ``k`` is still the claim's place in the record.
+    for k, claim in sorted(enumerate(c.record.claims), key=lambda kc: kc[1].at):
         who = w.seat(claim.by) if claim.by else "?"
-        out.append(
-            f"<p>{e(claim.at)}. {e(who)}: \u201c{e(shown(claim.claim))}\u201d "
-            f"{button_form(stamp, 'drop_claim', {'claim': str(k)}, 'drop', inline=True)}</p>"
-        )
+        line = say(lang, "claims.line", at=claim.at, who=who, claim=quote(lang, shown(claim.claim)))
+        drop = button_form(stamp, "drop_claim", {"claim": str(k)}, say(lang, "drop"), inline=True)
+        out.append(f"<p>{e(line)} {drop}</p>")
     if not c.record.actions:
-        out.append('<p class="meta">A claim is on an action: enter the actions first.</p></section>')
+        out.append(f'<p class="meta">{e(say(lang, "claims.first"))}</p></section>')
         return out
     seats = "".join(f'<option value="{e(s)}">{e(w.seat(s))}</option>' for s in t.seat_ids)
-    codes = "".join(f'<option value="{e(x.code)}">{e(x.code)}</option>' for x in c.rules.errors)
+    codes = "".join(
+        f'<option value="{e(x.code)}">{e(say(lang, "claims.code", words=error_words(c.rules, x.code, lang)))}</option>'
+        for x in c.rules.errors
+    )
+    n = len(c.record.actions)
     out.append(
         head(stamp, "claim", ' id="claim-form"')
-        + f'<label>On action <input name="at" type="number" min="1" max="{len(c.record.actions)}" '
-        f'value="{len(c.record.actions)}"></label>'
-        f'<label>by <select name="by"><option value="">-</option>{seats}</select></label>'
-        '<label>says <input name="claim" size="40" maxlength="2000" required></label>'
-        '<label>asserting <select name="asserts"><option value="">nothing checkable</option>'
-        f'<option value="legal">legal</option><option value="illegal">illegal</option>{codes}</select></label>'
-        "<button>Enter the claim</button></form></section>"
+        + f'<label>{e(say(lang, "claims.at"))} <input name="at" type="number" min="1" max="{n}" value="{n}"></label>'
+        + f'<label>{e(say(lang, "claims.by"))} <select name="by"><option value="">-</option>{seats}</select></label>'
+        + f'<label>{e(say(lang, "claims.says"))} <input name="claim" size="40" maxlength="2000" required></label>'
+        + f'<label>{e(say(lang, "claims.asserting"))} <select name="asserts">'
+        + f'<option value="">{e(say(lang, "claims.nothing"))}</option>'
+        + f'<option value="legal">{e(say(lang, "claims.legal"))}</option>'
+        + f'<option value="illegal">{e(say(lang, "claims.illegal"))}</option>{codes}</select></label>'
+        + f"<button>{e(say(lang, 'claims.enter'))}</button></form></section>"
     )
     return out
 
 
 def _compare(desk: Desk, c: Checked, stamp: Stamp) -> list[str]:
     """The same record under another ruleset, side by side, with where the rulings part (--compare-ruleset)."""
-    e = escape.html
-    out = ['<section id="compare"><h2>Compare under another ruleset</h2>']
+    e, lang = escape.html, desk.lang
+    out = [f'<section id="compare"><h2>{e(say(lang, "compare"))}</h2>']
     names = [*desk.custom, *(n for n in _names() if n not in desk.custom)]
     opts = "".join(
         f'<option value="{e(n)}"{" selected" if n == desk.compare_with else ""}>{e(n)}</option>' for n in names
     )
     out.append(
         head(stamp, "compare", ' id="compare-form"')
-        + f'<label>Ruleset <select name="ruleset"><option value="">none</option>{opts}</select></label>'
-        "<button>Compare</button></form>"
+        + f'<label>{e(say(lang, "compare.ruleset"))} <select name="ruleset">'
+        + f'<option value="">{e(say(lang, "compare.none"))}</option>{opts}</select></label>'
+        + f"<button>{e(say(lang, 'compare.button'))}</button></form>"
     )
     if desk.compare_with is None or not c.record.actions:
         return [*out, "</section>"]
@@ -213,9 +228,9 @@ def _compare(desk: Desk, c: Checked, stamp: Stamp) -> list[str]:
         compared = compare(c.record, c.rules, other, desk.lang)
         theirs = audit(c.record, other, go_on=True)
     except UnknownRuleset as exc:
-        return [*out, f'<p class="problems">{e(exc)}</p>', "</section>"]
+        return [*out, f'<p class="problems">{e(unknown_ruleset(exc).words(lang))}</p>', "</section>"]
     except InputError as exc:
-        return [*out, *(f'<p class="problems">{e(p)}</p>' for p in exc.problems), "</section>"]
+        return [*out, *(f'<p class="problems">{e(note_words(lang, p))}</p>' for p in exc.problems), "</section>"]
     said = compare_text(compared, c.rules, other, desk.lang).splitlines()
     out += [f'<p class="verdicts">{e(line)}</p>' for line in said[:1]]
     parted = {d["n"] for d in compared["divergences"]}

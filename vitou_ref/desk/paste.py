@@ -1,0 +1,33 @@
+"""A deal pasted at the desk, as a record writes it or seat by seat, read into each seat's cards."""
+
+from __future__ import annotations
+
+from ..rules.errors import InputError
+from ..rules.problems import Problem
+from ..rules.yamlsafe import load_text
+
+
+def problem(code: str, message: str, where: str) -> InputError:
+    return InputError([Problem(code, message, where)])
+
+
+def parse_deal(text: str, seats: tuple[str, ...], source: str = "the deal pasted") -> dict[str, list[str]]:
+    """A deal pasted as the record writes it (``{N: [AS, 7H, 8C], ...}``) or seat by seat (``N: AS 7H 8C; E: ...``).
+
+    ``source`` names the paste in the problems, in the desk's language.
+    """
+    if "{" not in text:
+        text = "\n".join(part.strip() for part in text.replace(";", "\n").splitlines() if part.strip())
+    doc = load_text(text, source, max_bytes=64 * 1024)
+    if not isinstance(doc.data, dict):
+        raise problem("DEAL_PASTED", "a deal is each seat with its cards: N: AS 7H 8C; E: ...", source)
+    out: dict[str, list[str]] = {}
+    for seat, given in doc.data.items():
+        cards = given.replace(",", " ").split() if isinstance(given, str) else given
+        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+            raise problem("DEAL_PASTED", f"seat {seat}: its cards are card codes (AS 7H 8C)", source)
+        out[str(seat)] = list(cards)
+    return out
+
+
+__all__ = ["parse_deal", "problem"]
