@@ -127,19 +127,16 @@ def test_no_clause_of_vitou_comes_from_section_05() -> None:
 
 # Worked out by hand from each record, the rules text and the spec's clauses (their `section`):
 HAND = {
-    # 01: N r3 opens (bid.open, §03) and N AS is the bidder's card (play.any_card, §02); E r6 answers the bid by
-    # raising (bid.answer, §03) and E 9C is its card (play.any_card); S refuse is South's as the immediate
-    # follower (bid.refusal, §03) and ends the hand scoring the preceding value, 3 for 6 (bid.refusal_value, §03),
-    # the clause East's claim of 6 is answered by. §03 and §02 then, not §05: the §05 example is where the
-    # dispute comes from, but no clause is sourced there.
-    "01-section-05-refusal": (
-        {"bid.open", "play.any_card", "bid.answer", "bid.refusal", "bid.refusal_value"},
-        ("02", "03"),
-    ),
+    # 01: the dispute is East's claim on action 5. S refuse is South's as the immediate follower (bid.refusal,
+    # §03) and ends the hand scoring the preceding value, 3 for 6 (bid.refusal_value, §03), the clause East's
+    # claim of 6 is answered by. §03 then, not §05: the §05 example is where the dispute comes from, but no
+    # clause is sourced there. The opening, the raise and the cards are not in dispute.
+    "01-section-05-refusal": ({"bid.refusal", "bid.refusal_value"}, ("03",)),
     # 07: at 20-20, N ~ace is a gesture where none is allowed (tt.no_signals, §04: "at 20-20 neither side may
-    # share cards or signal", the rules text's §04), the clause West's claim is answered by; N pass answers
-    # the 20-20 question (tt.ask, §04) and brings nothing about yet. §04 only.
-    "07-signal-at-twenty-twenty": ({"tt.no_signals", "tt.ask"}, ("04",)),
+    # share cards or signal", the rules text's §04), the clause West's claim is answered by; the pass that
+    # follows is not in dispute. §04 only.
+    "07-signal-at-twenty-twenty": ({"tt.no_signals"}, ("04",)),
+    # 10 and 12 carry no claim and no illegal action: the whole record is the question, every action counts.
     # 10: twelve cards, each any card (play.any_card, §02); three tricks of matching highest ranks, each tied
     # (trick.tie, §02); the third tie decides the hand for nobody, row TTT (hand.resolution, §02), and nobody
     # scores, so no clause of §04 adds anything. §02 only.

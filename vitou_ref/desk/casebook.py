@@ -40,15 +40,18 @@ class Case:
 
 
 def cited(a: Audit) -> list[str]:
-    """Every clause the rulings of an audit cite, in order, each once.
+    """The clauses a dispute is about, in order, each once: those its disputed actions are ruled by.
 
-    An illegal action cites the clause it breaks; a legal one the clause that allows it in its position and
-    the clauses that give what it brought about (a trick's winner, a hand's score, the match); a claim is
-    answered by the clauses its ruling rests on.
+    The disputed actions are the illegal ones and those a claim is made on; a record with neither is a
+    question about the whole of it, and every action counts. An illegal action cites the clause it breaks; a
+    legal one the clause that allows it in its position and the clauses that give what it brought about (a
+    trick's winner, a hand's score, the match); a claim is answered by the clauses its ruling rests on. Counting
+    every card played would file nearly every case under "any card may be played" (§02), which no one disputes.
     """
     w = Words(a.rules, "en")
+    disputed = [r for r in a.rulings if r.claims or (not r.legal and r.open is None)] or a.rulings
     out: list[str] = []
-    for r in a.rulings:
+    for r in disputed:
         if not r.legal:
             out += [r.clause] if r.clause else []
         else:
