@@ -159,7 +159,8 @@ def test_every_entry_with_forms_has_every_category_its_language_needs(lang: str)
     data = _raw(lang)
     needs = data["plural"]["categories"]
     entries = _entries_with_forms(data)
-    assert len(entries) == 5  # summary's three pieces, compare and because, in every language
+    # The desk's counted words (its own section) are held to the same rules below, not counted here.
+    assert len([e for e in entries if not e[0].startswith(".desk.")]) == 5  # summary's pieces, compare, because
     for where, forms in entries:
         assert sorted(forms) == sorted(needs), where
         assert all(isinstance(text, str) and text.strip() for text in forms.values()), where
