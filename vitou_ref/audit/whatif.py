@@ -22,7 +22,7 @@ from .record import Record
 
 # The positions one request may search, every alternative's together. Measured over 2,000 random fresh hands
 # (every alternative of the first action, a new solver each): Vitou's 4 seats x 3 cards need 1,436 at most
-# (2-3 ms), Le Truc's 2 x 3 114 (under 2 ms), four cards each 18,965 (23 ms); the solver searches 200,000 to
+# (under 4 ms), Le Truc's 2 x 3 114 (under 4 ms), four cards each 19,650; the solver searches 200,000 to
 # 800,000 a second of one core, so the bound keeps a request under a second whatever rules file is uploaded.
 MAX_POSITIONS = 200_000
 # The positions each table of the solver keeps, as `vitou analyze` keeps them (solve/analyze.py).
