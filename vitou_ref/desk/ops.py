@@ -123,7 +123,7 @@ def read_number(text: str, field: str, what: str, lo: int, hi: int | None) -> tu
         return whole(text, lo=lo, hi=hi, what=what), said("number")
     except ReadError:
         key = "number" if hi is not None else "number.any"
-        return None, said(key, field=field, value=Quoted(text), what=Said(what), lo=lo, hi=hi)
+        return None, said(key, field=Quoted(field), value=Quoted(text), what=Said(what), lo=lo, hi=hi)
 
 
 def number_field(op: str, name: str) -> tuple[str, int, int, bool] | None:
