@@ -96,11 +96,10 @@ def test_a_deal_by_its_card_grid_and_a_claim_with_its_code() -> None:
         status, html = s.post("claim", {"at": "5", "by": "E", "claim": "We raised to 6", "asserts": "illegal"})
         assert status == 200
         assert s.desk.branch.data["deals"][0] == {k[5:]: v for k, v in grid.items()}
-    # The claim is ruled as the audit rules it: rejected, with what the rules give and the clause that gives it.
-    said = (
-        "claim by East: \u201cWe raised to 6\u201d: <strong>ruling: the claim is rejected: East-West score 3 by refusal"
-    )
-    assert said in html and "by rule bid.refusal_value (What a refusal scores)</strong>" in html
+    # The claim is ruled as the audit rules it: it says the refusal could not be made, so it is rejected with
+    # the clause that allows South's refusal (§03: "Only that immediate follower may refuse").
+    said = "claim by East: \u201cWe raised to 6\u201d: <strong>ruling: the claim is rejected: South refuses"
+    assert said in html and "by rule bid.refusal (Only the immediate follower refuses)</strong>" in html
 
 
 def test_a_what_if_branches_and_the_same_record_is_compared_under_another_ruleset() -> None:

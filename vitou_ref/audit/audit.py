@@ -15,6 +15,7 @@ from ..protocol.server import _structural_code
 from ..rules.errors import IllegalAction
 from ..rules.model import Ruleset
 from ..rules.wording import wording_ground
+from .grounds import settle
 from .i18n import clause_words
 from .position import Position, position_of
 from .record import Claim, Record
@@ -70,6 +71,10 @@ class Audit:
     rulings: list[Ruling]
     stopped_at: int | None
     final: dict[str, Any]
+
+    def __post_init__(self) -> None:
+        # A ground only the whole record gives: the action that ended a hand, for an action made after it.
+        settle(self.rules, self.rulings)
 
 
 def audit(record: Record, rules: Ruleset, go_on: bool = False) -> Audit:

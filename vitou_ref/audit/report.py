@@ -78,7 +78,7 @@ def ruling_json(w: Words, r: Ruling) -> dict[str, Any]:
                 "asserts": c.asserts,
                 "upheld": None if r.open is not None else c.upheld(r.legal, r.code),
                 "ruling": claim_ruling(w, r, c)[1],
-                "clauses": grounds(w, r),
+                "clauses": claim_grounds(w, r, c),
             }
             for c in r.claims
         ]
@@ -180,6 +180,17 @@ def grounds(w: Words, r: Ruling) -> list[str]:
     return [r.allowed_by] if r.allowed_by else []
 
 
+def claim_grounds(w: Words, r: Ruling, c: Claim) -> list[str]:
+    """The clauses a claim is answered with, those of what it is about: a claim on whether the action may be made
+    (it asserts legal, illegal or a code) rests on the clause that rules on that, the one the action breaks or the
+    one that allows it; a claim that asserts nothing checkable ("we score 6"), on what the action brought about."""
+    return [r.allowed_by] if _on_whether_made(r, c) and r.allowed_by else grounds(w, r)
+
+
+def _on_whether_made(r: Ruling, c: Claim) -> bool:
+    return r.legal and c.asserts is not None and r.allowed_by is not None
+
+
 def given_by(w: Words, what: str, clauses: list[str]) -> str:
     """``what`` and the clauses that give it: "trick 1: tied, by rule trick.tie (Tied tricks)"."""
     if not clauses:
@@ -192,7 +203,8 @@ def claim_ruling(w: Words, r: Ruling, c: Claim) -> tuple[str, str]:
     """Who made a claim about an action, and the ruling on it in the audit's language, with the clause it rests on.
 
     A claim asserts that the action is legal, illegal or refused with a code, or asserts nothing checkable
-    ("we score 6"): either way the ruling says what the rules give, the code or the events, and by which clause.
+    ("we score 6"): the ruling says what the rules give, the code, the action allowed or the events, and by the
+    clause the claim is about (:func:`claim_grounds`).
     """
     if r.open is not None:  # neither upheld nor rejected: what it depends on is not recorded
         return (shown(w.seat(c.by)) if c.by else "?"), f"{w.say('audit', 'not_ruled')}{w.colon} {w.reason(r.open)}"
@@ -203,9 +215,11 @@ def claim_ruling(w: Words, r: Ruling, c: Claim) -> tuple[str, str]:
         verdict = w.say("audit", "claim_upheld") if upheld else w.say("audit", "claim_rejected")
     if not r.legal:
         what = w.say("audit", "code", code=r.code)
+    elif _on_whether_made(r, c):  # the action, by the clause that allows it
+        what = shown(w.action(r.action))
     else:
         what = "; ".join(w.event(e) for e in r.events) or shown(w.action(r.action))
-    return (shown(w.seat(c.by)) if c.by else "?"), f"{verdict}{w.colon} {given_by(w, what, grounds(w, r))}"
+    return (shown(w.seat(c.by)) if c.by else "?"), f"{verdict}{w.colon} {given_by(w, what, claim_grounds(w, r, c))}"
 
 
 def counts(a: Audit) -> tuple[int, int, int]:
