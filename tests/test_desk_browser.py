@@ -50,7 +50,7 @@ def _text(p: Page, selector: str) -> str:
 def _rulings(p: Page) -> list[Any]:
     return list(
         p.evaluate(
-            "[...document.querySelectorAll('ol.rulings > li')].map(li => [li.value, li.className, "
+            "[...document.querySelectorAll('#rulings ol.rulings > li')].map(li => [li.value, li.className, "
             "li.className === 'illegal' ? (li.textContent.match(/error ([A-Z_]+)/) || [])[1] : null])"
         )
     )
@@ -60,10 +60,9 @@ def _enter_section_05(p: Page) -> None:
     _choose(p, "#game-form [name=ruleset]", "vitou/1.0.0")
     _choose(p, "#game-form [name=dealer]", "W")
     _press(p, "#game-form", "Set the game")
-    for seat, cards in SECTION_05.items():
+    for cards in SECTION_05.values():  # the picker moves to the next seat once a seat has its three cards
         for card in cards:
-            p.click(f'#deal-1 input[name="card-{seat}"][value="{card}"]')
-    _press(p, "#deal-1", "Deal 1")
+            p.click(f'#pick-form button[name=card][value="{card}"]', loads=True)
     for label in ("North opens at 3", "North plays A♠", "East raises to 6", "East plays 9♣", "South refuses"):
         _press(p, "#legal", label)
 

@@ -57,6 +57,9 @@ SHARED = {
         *("action", "actions", "audit", "code", "continue", "date", "final", "la", "le", "main", "match", "moment"),
         *("notation", "note", "page", "place", "plus", "question", "score", "secret", "table", "type", "on", "as"),
         *("refuse", "position", "version"),
+        # Now that a legal ruling quotes the clauses that give its result: "un point", "le donneur change",
+        # "les scores".
+        *("point", "change", "scores"),
     },
     "pt": {"legal", "final", "bytes", "byte", "as", "no", "do", "de", "mib", "decide", "for"},
     "ru": set(),

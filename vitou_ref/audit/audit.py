@@ -217,11 +217,16 @@ class Words:
 
     def deal(self, deal: dict[str, list[str]]) -> str:
         """Who was dealt what: each seat by its name, its cards by their codes."""
-        return "; ".join(f"{self.seat(s)}{self.colon} {' '.join(cards)}" for s, cards in deal.items())
+        return f"{self.semicolon} ".join(f"{self.seat(s)}{self.colon} {' '.join(cards)}" for s, cards in deal.items())
 
     @property
     def deck(self) -> Deck:
         return deck_of(self.rules)
+
+    @property
+    def semicolon(self) -> str:
+        """What separates the parts of a line, as the language writes it: French sets a space before it too."""
+        return str(self.cat.get("words", {}).get("semicolon", ";"))
 
     @property
     def colon(self) -> str:
@@ -330,11 +335,11 @@ class Words:
             # The hand is over and the next player deals (deal.rotation): the position is
             # the next hand's, which no deal of the record starts.
             due = self.say("audit", "hand_not_dealt", n=p.hand + 1, dealer=Ref("seat", p.dealer))
-            return f"{self.say('audit', 'hand_over', n=p.hand)}; {due}" if p.hand else due
+            return f"{self.say('audit', 'hand_over', n=p.hand)}{self.semicolon} {due}" if p.hand else due
         return self.say("audit", "hand", n=p.hand, dealer=Ref("seat", p.dealer))
 
     def position(self, p: Position) -> list[str]:
-        lines = [self.hand(p) + "; " + self.say("audit", "score", score=self.score(p.score))]
+        lines = [f"{self.hand(p)}{self.semicolon} {self.say('audit', 'score', score=self.score(p.score))}"]
         if p.phase in ("play", "bid_card", "answer", "awaiting_answer", "raise_pending"):
             cards = " ".join(f"{self.seat(s)} {c}" for s, c in p.played) or "-"
             lines.append(self.say("audit", "trick_state", trick=p.trick, leader=Ref("seat", p.leader), cards=cards))

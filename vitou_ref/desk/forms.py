@@ -155,7 +155,9 @@ def deal_form(c: Checked, w: Words, stamp: Stamp, index: int) -> str:
         seats.append(f'<fieldset class="seat"><legend>{e(w.seat(seat))}</legend>{rows}</fieldset>')
     said = f"<p>{prose(w.deal(deal), w.deck)}</p>" if deal else ""
     drop = button_form(stamp, "drop_deal", {"deal": str(index)}, say(lang, "deal.remove")) if deal else ""
-    opened = " open" if not deals else ""  # the grid of a next deal, open only before the first
+    # Closed: the next deal is picked by clicks in the next action's place (picking.py); the grid and the paste
+    # box are for a deal entered whole or changed, and on a phone they are a wall of check boxes.
+    opened = ""
     return (
         f'<details class="deal" id="deal-{index + 1}"{opened}><summary>{e(title)}</summary>{said}'
         + head(stamp, "deal")

@@ -19,6 +19,7 @@ from ..rules.files import read_path, write_file
 from ..rules.reader import ReadError, whole
 from .forms import disputes
 from .paste import parse_deal
+from .picking import pick
 from .state import LANGS, MAX_ACTIONS, MAX_BRANCHES, Desk
 from .words import Quoted, Refused, Said, said
 
@@ -41,6 +42,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "deal": ("deal", "paste", "card-*"),
     "drop_deal": ("deal",),
     "act": ("action",),
+    "pick": ("seat", "card", "fill"),
     "typed": ("text",),
     "undo": (),
     "claim": ("at", "by", "claim", "asserts"),
@@ -192,6 +194,9 @@ def _apply(desk: Desk, op: str, form: Form) -> str:
         return _deal(desk, op, form)
     if op in ("act", "typed", "undo"):
         return _act(desk, op, form)
+    if op == "pick":  # dealing by clicks: the next deal's cards one by one, or not recorded
+        pick(desk, _one(form, "seat", ""), _one(form, "card", ""), _one(form, "fill", ""))
+        return "next"
     if op == "claim":
         desk.add_claim(_int(form, op, "at"), _one(form, "by", ""), _one(form, "claim"), _one(form, "asserts", ""))
         return "claims"

@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import dataclasses
 import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..audit.audit import Audit, Position, audit, position_of
+from ..audit.audit import Audit, Position, audit, positions
 from ..audit.notation import parse_notation
 from ..audit.record import MAX_RECORD_BYTES, Record, dump_record, read_record
-from ..engine.actions import Malformed, action_from_json
 from ..engine.tables import tables_for
 from ..present import escape
-from ..protocol.server import match_from_setup
 from ..rules.check import check_text
-from ..rules.errors import IllegalAction, InputError, UnknownRuleset
+from ..rules.errors import InputError, UnknownRuleset
 from ..rules.model import Ruleset
 from ..rules.problems import Problem
 from ..rules.registry import load_ruleset, resolve_among, shipped_names
@@ -42,6 +39,7 @@ class Branch:
     data: dict[str, Any]  # the record's canonical JSON form, always one the loader reads
     base: Said | str = MAIN
     at: tuple[int, ...] = ()
+    picks: tuple[tuple[str, str], ...] = ()  # the next deal as picked so far by clicks: (seat, card or "?")
 
     def label(self, lang: str) -> str:
         name = self.base.words(lang) if isinstance(self.base, Said) else self.base
@@ -99,7 +97,7 @@ class Desk:
 
     def snapshot(self) -> tuple[Any, ...]:
         """What a page shows of the desk and its forms act on: to tell whether a request changed the desk."""
-        records = [(b.name, copy.deepcopy(b.data)) for b in self.branches]
+        records = [(b.name, copy.deepcopy(b.data), b.picks) for b in self.branches]
         custom = sorted((n, r.content_hash) for n, r in self.custom.items())
         return records, self.current, self.compare_with, custom, self.lang
 
@@ -357,18 +355,6 @@ class Desk:
     def yaml(self) -> str:
         """The current record as `vitou record` writes it: the canonical YAML the kit reads."""
         return dump_record(self.check(self.branch.data).record.to_json(), "yaml")
-
-
-def positions(record: Record, rules: Ruleset) -> list[Position]:
-    """The position before each action, and after the last; an illegal action changes nothing, as in the audit."""
-    m = match_from_setup(tables_for(rules), record.setup())
-    out = []
-    for ra in record.actions:
-        out.append(position_of(rules, m))
-        with contextlib.suppress(Malformed, IllegalAction):  # not made, as the audit's --continue has it
-            m.apply(action_from_json(ra.action))
-    out.append(position_of(rules, m))
-    return out
 
 
 def _is_new(b: Branch) -> bool:

@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._version import __version__
 from ..audit.audit import Position, Ruling, Words, audit
 from ..audit.auditpage import CSS as AUDIT_CSS
 from ..audit.auditpage import cited_clauses, ruling_item
+from ..audit.grounds import event_clauses
 from ..audit.i18n import error_words
-from ..audit.report import compare, compare_text, final_words, shown
+from ..audit.report import compare, compare_text, counts, final_words, shown
+from ..audit.whatif import WhatIf, what_ifs
 from ..engine.tables import tables_for
 from ..present import escape
 from ..present.cards import prose
 from ..present.page import document
 from ..rules.errors import InputError, UnknownRuleset
+from .casebook import casebook_html
 from .forms import Stamp, button_form, deal_form, disputes, game_form, head, keep_section
+from .picking import picker
 from .state import Checked, Desk
+from .whatif_view import whatif_fragment
 from .words import note_words, quote, say, say_html, unknown_ruleset
 
 CSS = (
@@ -65,10 +68,11 @@ def render(desk: Desk, secret: str) -> str:
         *(deal_form(checked, w, stamp, i) for i in range(len(checked.record.deals) + 1)),
         "</section>",
         *_rulings(desk, checked, w, stamp),
-        *_next(checked, w, stamp),
+        *_next(checked, w, stamp, desk.branch.picks),
         *_claims(checked, w, stamp),
         *_compare(desk, checked, stamp),
         keep_section(desk, stamp, disputes()),
+        casebook_html(stamp, lang),  # the shipped disputes by section and rule, each opening as a record to change
     ]
     title = say(lang, "title", record=desk.branch.label(lang))
     return document(
@@ -109,48 +113,58 @@ def _branches(desk: Desk, stamp: Stamp) -> list[str]:
     return out
 
 
-def _allowed(rules_w: Words, pos: Position, action: Any) -> str:
-    """The clause that allowed a legal action, with its words: the ground of a ruling of legal."""
-    clause = next((c for a, c in pos.legal if a == action), None)
-    if clause is None:
-        return ""
-    title, text = rules_w.clause(clause)
-    rule = rules_w.say("audit", "rule", clause=clause, title=title)
-    words = prose(text, rules_w.deck)
-    return f'<details class="allowed"><summary>{escape.html(rule)}</summary><blockquote>{words}</blockquote></details>'
+def _grounds(w: Words, pos: Position, r: Ruling) -> str:
+    """The clauses a legal ruling rests on, each with its words: the one that allowed the action in its position,
+    then those that give what it brought about (a trick's winner, a hand's score, the match)."""
+    allowed = next((c for a, c in pos.legal if a == r.action), None) or r.allowed_by
+    out = []
+    for clause in dict.fromkeys([*([allowed] if allowed else []), *event_clauses(w.rules, r.events)]):
+        title, text = w.clause(clause)
+        rule = escape.html(w.say("audit", "rule", clause=clause, title=title))
+        out.append(f'<details class="allowed"><summary>{rule}</summary><blockquote>{prose(text, w.deck)}</blockquote>')
+        out.append("</details>")
+    return "".join(out)
 
 
 def _rulings(desk: Desk, c: Checked, w: Words, stamp: Stamp) -> list[str]:
     e = escape.html
     out = [f'<section id="rulings"><h2>{e(w.say("audit", "page.rulings"))}</h2>']
-    legal = sum(1 for r in c.audit.rulings if r.legal)
-    summary = [w.summary(legal, len(c.audit.rulings) - legal, len(c.record.actions))]
-    summary.append(final_words(w, c.audit.final))
+    summary = [w.summary(*counts(c.audit), len(c.record.actions)), final_words(w, c.audit.final)]
     out.append('<div class="summary" id="summary">' + "".join(f"<p>{e(x)}</p>" for x in summary) + "</div>")
     out.append('<ol class="rulings">')
+    illegal = [r for r in c.audit.rulings if not r.legal and r.open is None]
+    whatifs = what_ifs(c.record, c.rules, illegal) if illegal else {}
     for r in c.audit.rulings:
-        out.append(_one(c, w, r, stamp))
+        out.append(_one(c, w, r, stamp, whatifs))
     out += ["</ol>", "</section>", *cited_clauses(c.audit, w)]  # the clauses an illegal ruling links to, in full
     return out
 
 
-def _one(c: Checked, w: Words, r: Ruling, stamp: Stamp) -> str:
+def _one(c: Checked, w: Words, r: Ruling, stamp: Stamp, whatifs: dict[int, WhatIf]) -> str:
     item = ruling_item(w, r)  # the audit page's own item: what the kit hands over is what the desk shows
-    extra = _allowed(w, c.positions[r.n - 1], r.action) if r.legal else ""
+    extra = _grounds(w, c.positions[r.n - 1], r) if r.legal else ""
+    if r.n in whatifs:  # what the rules would have given had the player made a legal action instead
+        extra += whatif_fragment(w, whatifs[r.n])
     extra += button_form(stamp, "branch", {"at": str(r.n)}, say(w.lang, "what_if", n=r.n))
     cut = item.rfind("</li>")
     return f'{item[:cut]}<div class="ruling-desk" id="desk-{r.n}">{extra}</div></li>'
 
 
-def _next(c: Checked, w: Words, stamp: Stamp) -> list[str]:
+def _next(c: Checked, w: Words, stamp: Stamp, desk_picks: tuple[tuple[str, str], ...] = ()) -> list[str]:
     """The position now, the legal actions as buttons, and any other action typed in."""
     e, lang = escape.html, w.lang
     pos = c.positions[-1]
     n = len(c.record.actions) + 1
-    out = [
-        f'<section id="next"><h2>{e(say(lang, "next", n=n))}</h2>',
-        *(f'<p class="meta">{prose(x, w.deck)}</p>' for x in w.position(pos)),
-    ]
+    out = [f'<section id="next"><h2>{e(say(lang, "next", n=n))}</h2>']
+    if c.audit.rulings:  # the ruling of the action just entered, where it was entered (on a phone, the page's top)
+        last = _one(c, w, c.audit.rulings[-1], stamp, {}).replace("<li ", '<li id="last" ', 1)
+        last = last.replace(' id="ruling-', ' data-n="').replace(' id="desk-', ' data-desk="')
+        out.append(f'<ol class="rulings last" aria-label="{e(say(lang, "next.last"))}">{last}</ol>')
+    out += [f'<p class="meta">{prose(x, w.deck)}</p>' for x in w.position(pos)]
+    if pos.blind is not None:
+        out.append(f'<p class="meta" id="blind">{prose(w.reason(pos.blind), w.deck)}</p>')
+    if pos.phase == "no_deal":
+        out.append(picker(c, w, stamp, desk_picks))
     if pos.legal:
         buttons = "".join(
             f'<button name="action" value="{e(escape.json_dumps(a))}">{prose(shown(w.action(a)), w.deck)}'
@@ -254,6 +268,8 @@ def _compare(desk: Desk, c: Checked, stamp: Stamp) -> list[str]:
 
 def _cell(w: Words, r: Ruling) -> str:
     e = escape.html
+    if r.open is not None:
+        return e(w.say("audit", "not_ruled"))
     if r.legal:
         return e(w.say("audit", "legal")) + "".join(f"<br>{prose(w.event(ev), w.deck)}" for ev in r.events)
     return f"{e(w.say('audit', 'illegal'))}: {e(r.code)} ({e(r.clause)})"
