@@ -198,6 +198,8 @@ def _bases(s: Served) -> dict[str, dict[str, str | list[str]]]:
         "compare": {"ruleset": "vitou-partners-tie/1.0.0"},
         "dispute": {"name": "02-refusal-not-follower.yaml"},
         "load": {"text": saved, "filename": "saved.yaml"},
+        "pick": {"seat": "N", "card": "AS", "fill": ""},
+        "other": {"who": "S", "what": "refuse"},
     }
 
 
@@ -363,6 +365,11 @@ def _on_page(b: Battery) -> dict[str, set[str]]:
     _reset(b)
     parser = _Forms()
     parser.feed(b.served.get()[1])
+    # A record with no deal yet: the page offers the picker of the next deal's cards there, and only there.
+    status, html = b.served.post("new")
+    assert status == 200 and 'id="pick-form"' in html
+    parser.feed(html)
+    _reset(b)
     on_page: dict[str, set[str]] = {}
     for op, names in parser.forms:
         on_page.setdefault(op, set()).update(names)

@@ -61,7 +61,7 @@ SHARED = {
         # "les scores".
         *("point", "change", "scores"),
     },
-    "pt": {"legal", "final", "bytes", "byte", "as", "no", "do", "de", "mib", "decide", "for"},
+    "pt": {"legal", "final", "bytes", "byte", "as", "no", "do", "de", "mib", "decide", "for", "la"},  # Registá-la
     "ru": set(),
 }
 

@@ -237,6 +237,12 @@ def _vocabulary(who: str, seats: set[str], sides: set[str], t: Tables) -> list[s
     return words
 
 
+def vocabulary(who: str, t: Tables) -> list[str]:
+    """Every word the notation gives ``who`` after its name in this game, cards aside: a raise to each level, the
+    verbs of the game's acts, its gestures, and a side's verbs."""
+    return [w for w in _vocabulary(who, set(t.seat_ids), set(t.side_ids), t) if w != "raise"]
+
+
 def _nearest(word: str, vocabulary: list[str]) -> str | None:
     """The word of ``vocabulary`` nearest ``word``, letter case and width aside (``Refuse``, ``ｒｅｆｕｓｅ``), or None."""
     if len(word) > 2 * max((len(v) for v in vocabulary), default=0):

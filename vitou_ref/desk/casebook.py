@@ -11,7 +11,7 @@ from ..audit.audit import Audit, Words, audit
 from ..audit.grounds import event_clauses
 from ..audit.i18n import clause_words
 from ..audit.record import load_record
-from ..audit.report import grounds
+from ..audit.report import claim_grounds
 from ..engine.reasons import catalog, render
 from ..engine.tables import tables_for
 from ..present import escape
@@ -57,8 +57,8 @@ def cited(a: Audit) -> list[str]:
         else:
             out += [r.allowed_by] if r.allowed_by else []
             out += event_clauses(a.rules, r.events)
-        if r.claims:
-            out += grounds(w, r)
+        for claim in r.claims:
+            out += claim_grounds(w, r, claim)
     return list(dict.fromkeys(out))
 
 

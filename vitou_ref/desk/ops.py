@@ -17,6 +17,7 @@ from ..protocol.wire import WireError, loads
 from ..rules.data import data_dir
 from ..rules.files import read_path, write_file
 from ..rules.reader import ReadError, whole
+from .choices import other_action
 from .forms import disputes
 from .paste import parse_deal
 from .picking import pick
@@ -43,6 +44,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "drop_deal": ("deal",),
     "act": ("action",),
     "pick": ("seat", "card", "fill"),
+    "other": ("who", "what"),
     "typed": ("text",),
     "undo": (),
     "claim": ("at", "by", "claim", "asserts"),
@@ -194,6 +196,9 @@ def _apply(desk: Desk, op: str, form: Form) -> str:
         return _deal(desk, op, form)
     if op in ("act", "typed", "undo"):
         return _act(desk, op, form)
+    if op == "other":  # an action the legal ones' buttons do not offer, chosen in two menus
+        other_action(desk, _one(form, "who"), _one(form, "what"))
+        return "next"
     if op == "pick":  # dealing by clicks: the next deal's cards one by one, or not recorded
         pick(desk, _one(form, "seat", ""), _one(form, "card", ""), _one(form, "fill", ""))
         return "next"

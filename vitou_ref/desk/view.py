@@ -16,6 +16,7 @@ from ..present.cards import prose
 from ..present.page import document
 from ..rules.errors import InputError, UnknownRuleset
 from .casebook import casebook_html
+from .choices import other_form
 from .forms import Stamp, button_form, deal_form, disputes, game_form, head, keep_section
 from .picking import picker
 from .state import Checked, Desk
@@ -175,6 +176,7 @@ def _next(c: Checked, w: Words, stamp: Stamp, desk_picks: tuple[tuple[str, str],
             head(stamp, "act", ' class="legal-actions" id="legal"')
             + f"<p>{e(say(lang, 'next.legal'))}</p>{buttons}</form>"
         )
+    out.append(other_form(c, w, stamp))  # a card once the hand is over too: what the table did is recorded
     examples = "<code>E refuse</code>, <code>S r12</code>"  # the notation's words, the same in every language
     out.append(
         head(stamp, "typed", ' id="typed"') + f"<label>{say_html(lang, 'next.typed', examples=examples)} "
