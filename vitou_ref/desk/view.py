@@ -49,6 +49,12 @@ tr.parted td{background:#fff4d6}
 .inline{display:inline}
 details.allowed{border:0;margin:.1rem 0;padding:0}details.allowed[open]{background:none}
 .ruling-desk button{font-size:.85rem;padding:.1rem .5rem}
+.pack-row{display:flex;gap:.25rem;margin:.25rem 0;max-width:32rem}
+.pack-row button.card{flex:1 1 0;min-width:0;margin:0;padding:.55rem 0;font-size:1.05rem}
+.pick-seats label{display:inline-block;margin:.15rem .8rem .15rem 0}
+.pick-seats .held{font-family:monospace}
+ol.last{margin-top:0}
+.last-caption{margin:.2rem 0 0;font-weight:600}
 """
 )
 
@@ -160,7 +166,7 @@ def _next(c: Checked, w: Words, stamp: Stamp, desk_picks: tuple[tuple[str, str],
     if c.audit.rulings:  # the ruling of the action just entered, where it was entered (on a phone, the page's top)
         last = _one(c, w, c.audit.rulings[-1], stamp, {}).replace("<li ", '<li id="last" ', 1)
         last = last.replace(' id="ruling-', ' data-n="').replace(' id="desk-', ' data-desk="')
-        out.append(f'<ol class="rulings last" aria-label="{e(say(lang, "next.last"))}">{last}</ol>')
+        out.append(f'<p class="last-caption">{e(say(lang, "next.last"))}</p><ol class="rulings last">{last}</ol>')
     out += [f'<p class="meta">{prose(x, w.deck)}</p>' for x in w.position(pos)]
     if pos.blind is not None:
         out.append(f'<p class="meta" id="blind">{prose(w.reason(pos.blind), w.deck)}</p>')
