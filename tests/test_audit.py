@@ -412,7 +412,9 @@ def test_a_markdown_audit_keeps_every_detail_in_its_item(tmp_path: Path, capsys:
         assert main(["audit", record, "--ruleset", str(profile), "--format", "markdown", "--lang", lang]) == 1
         md = capsys.readouterr().out
         assert commonmark_problems(md) == [], md
-        assert "\u201cA player last to the trick: may not open - nor raise.\u201d" in md
+        # The profile's own words, on one line, between the quotation marks of the audit's language.
+        marks = {"en": ("\u201c", "\u201d"), "fr": ("\u00ab\u00a0", "\u00a0\u00bb")}.get(lang, ("\u00ab", "\u00bb"))
+        assert f"{marks[0]}A player last to the trick: may not open - nor raise.{marks[1]}" in md
     assert main(["audit", record, "--ruleset", str(profile)]) == 1  # the text form gives the clause one line too
     assert "      \u201cA player last to the trick: may not open - nor raise.\u201d\n" in capsys.readouterr().out
     tokens = _markdown_parsed(md)
@@ -447,14 +449,14 @@ def test_every_shipped_dispute_audits_to_markdown_that_renders(capsys: pytest.Ca
 # to North (deal.rotation), and the record holds no deal for hand 2.
 BETWEEN_HANDS = {
     "en": "hand 1 is over; hand 2, dealer North, has not been dealt; score North-South 0, East-West 3",
-    "fr": "la main 1 est terminée; la main 2, donneur Nord, n’a pas été donnée; score Nord-Sud 0, Est-Ouest 3",
+    "fr": "la main 1 est terminée ; la main 2, donneur Nord, n’a pas été donnée ; score Nord-Sud 0, Est-Ouest 3",
     "pt": "a mão 1 terminou; a mão 2, dador Norte, ainda não foi dada; marcador Norte-Sul 0, Este-Oeste 3",
     "ru": "рука 1 окончена; рука 2, сдающий Север, ещё не сдана; счёт Север-Юг 0, Восток-Запад 3",
 }
 # Dispute 11: hand 2 ends the match (an accepted baraque); no hand, and so no dealer, comes after it.
 MATCH_OVER = {
     "en": "hand 2 is over; score North-South 0, East-West 12",
-    "fr": "la main 2 est terminée; score Nord-Sud 0, Est-Ouest 12",
+    "fr": "la main 2 est terminée ; score Nord-Sud 0, Est-Ouest 12",
     "pt": "a mão 2 terminou; marcador Norte-Sul 0, Este-Oeste 12",
     "ru": "рука 2 окончена; счёт Север-Юг 0, Восток-Запад 12",
 }
@@ -470,7 +472,8 @@ def test_a_position_after_a_hand_belongs_to_the_next_hand(capsys: pytest.Capture
     assert lines[2] == "  " + catalog(lang)["audit"]["phase.no_deal"]
     assert main(["audit", refusal, "--at", "5", "--lang", lang]) == 0  # within hand 1, as before
     hand_1 = catalog(lang)["audit"]["hand"].format(n=1, dealer=catalog(lang)["names"]["seats"]["W"])
-    assert capsys.readouterr().out.splitlines()[1].startswith(f"  {hand_1}; ")
+    semicolon = catalog(lang)["words"]["semicolon"]  # French sets a space before it
+    assert capsys.readouterr().out.splitlines()[1].startswith(f"  {hand_1}{semicolon} ")
     main(["audit", str(DISPUTES / "11-baraque-refused-and-accepted.yaml"), "--at", "23", "--lang", lang])
     lines = capsys.readouterr().out.splitlines()
     assert lines[1] == "  " + MATCH_OVER[lang] and lines[2] == "  " + catalog(lang)["audit"]["phase.match_over"]

@@ -166,3 +166,16 @@ def test_the_audit_page_says_an_action_not_ruled_and_why() -> None:
     html = page(audit(record, rules, go_on=True), "pt")
     assert 'class="open" id="ruling-8"' in html and "NÃO DECIDIDA" in html
     assert "não se pode decidir sem as cartas que Norte, Este jogaram na vaza 2" in html
+
+
+def test_the_ways_weighed_over_a_record_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Trick 1 is decided whatever South's and West's cards (every other ten is North's, and 10H and 10C tie);
+    # with the whole record's allowance below what that trick weighs, it is said not to be ruled, and why.
+    from vitou_ref.audit import replay
+
+    deal = {"N": ["10H", "10S", "10D"], "E": ["10C", "?", "?"], "S": ["?", "?", "?"], "W": ["?", "?", "?"]}
+    record, rules = _record(deal, "N 10H E 10C S ? W ?")
+    assert all(r.legal for r in audit(record, rules).rulings)
+    monkeypatch.setattr(replay, "MOST_WAYS_IN_ALL", 10)
+    last = audit(record, rules).rulings[-1]
+    assert last.open is not None and last.open.key == "unknown_budget"

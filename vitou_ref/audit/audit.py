@@ -223,6 +223,10 @@ class Words:
     def deck(self) -> Deck:
         return deck_of(self.rules)
 
+    def quoted(self, text: str) -> str:
+        """``text`` between the language's quotation marks (“ ” in English, « » in French, Portuguese, Russian)."""
+        return str(self.cat.get("words", {}).get("quote", "“{text}”")).replace("{text}", text)
+
     @property
     def semicolon(self) -> str:
         """What separates the parts of a line, as the language writes it: French sets a space before it too."""

@@ -151,7 +151,7 @@ def _remarks(w: Words, r: Ruling) -> str:
     for c in r.claims:
         who, verdict = claim_ruling(w, r, c)
         out.append(
-            f"<p>{e(w.say('audit', 'claim', by=who) + w.colon)} \u201c{prose(shown(c.claim), w.deck)}\u201d{e(w.colon)} "
+            f"<p>{e(w.say('audit', 'claim', by=who) + w.colon)} {w.quoted(prose(shown(c.claim), w.deck))}{e(w.colon)} "
             f"<strong>{e(w.say('audit', 'ruling') + w.colon)} {e(verdict)}</strong></p>"
         )
     return "".join(out)

@@ -21,6 +21,9 @@ from .unknown import UNKNOWN, fill, is_unknown_play, named_cards
 # engine compares strengths), so a trick of four unknown cards of Vitou's eight ranks is 4,096 ways. Past this, the
 # step is said to depend on the cards rather than guessed.
 MOST_WAYS = 4096
+# The ways weighed in all, over a whole record: a record of 10,000 actions built so that every trick is decided
+# whatever its unknown cards would otherwise cost minutes. Past it, what is left is said not to be ruled, and why.
+MOST_WAYS_IN_ALL = 200_000
 
 
 class Undetermined(Exception):
@@ -49,6 +52,7 @@ class Replay:
         self.hidden: list[set[int]] = [set() for _ in t.seat_ids]  # stand-ins still in each seat's hand
         self.mystery: dict[int, tuple[int, int]] = {}  # a stand-in played as "?" this hand -> (seat, trick)
         self.named: set[int] = set()  # cards named and played this hand
+        self.weighed = 0  # the ways tried so far, over the whole record
         self._sync()
 
     @property
@@ -204,6 +208,10 @@ class Replay:
             ways *= len(c)
         if ways > MOST_WAYS:
             raise self._blind(slots)
+        self.weighed += ways
+        if self.weighed > MOST_WAYS_IN_ALL:
+            self.blind = Reason("unknown_budget", n=MOST_WAYS_IN_ALL)
+            raise Undetermined(self.blind)
         by_strength = {t.strength[c]: c for c in reversed(t.deck)}
         seen: set[str] = set()
         for combo in itertools.product(*choices):
@@ -241,4 +249,4 @@ def _outcome(m: Match, action: Play) -> str:
     return json.dumps([said, m.phase, m.turn, m.score, m.hand_number, m.trick_number, m.value], sort_keys=True)
 
 
-__all__ = ["MOST_WAYS", "Replay", "Undetermined"]
+__all__ = ["MOST_WAYS", "MOST_WAYS_IN_ALL", "Replay", "Undetermined"]

@@ -153,7 +153,7 @@ def _ruling_lines(w: Words, r: Ruling) -> tuple[str, str, list[str]]:
         ground = w.ground(r.clause)
         verdict = w.say("audit", "illegal")
         rule = w.say("audit", "rule", clause=r.clause, title=one_line(ground.title))
-        details += [f"{w.say('audit', 'code', code=r.code)}; {rule}", f"\u201c{one_line(ground.text)}\u201d"]
+        details += [f"{w.say('audit', 'code', code=r.code)}; {rule}", w.quoted(one_line(ground.text))]
         if ground.note is not None:
             details.append(f"({one_line(ground.note)})")
         details.append(f"{w.say('audit', 'reason')}{w.colon} {shown(w.reason(r.reason))}")
@@ -246,7 +246,7 @@ def final_line(w: Words, a: Audit) -> str:
 
 def _claim_line(w: Words, r: Ruling, c: Claim) -> str:
     who, verdict = claim_ruling(w, r, c)
-    return f"{w.say('audit', 'claim', by=who)}{w.colon} \u201c{shown(c.claim)}\u201d{w.colon} {w.say('audit', 'ruling')}{w.colon} {verdict}"
+    return f"{w.say('audit', 'claim', by=who)}{w.colon} {w.quoted(shown(c.claim))}{w.colon} {w.say('audit', 'ruling')}{w.colon} {verdict}"
 
 
 def position_text(rules: Ruleset, p: Position, n: int, lang: str, markdown: bool = False) -> str:

@@ -68,7 +68,7 @@ def run_desk(port: int, *, open_browser: bool, save_dir: str | None, lang: str) 
     print(f"vitou desk: {url}", flush=True)
     print("(the address holds the secret of this run; stop with Ctrl-C)", flush=True)
     try:
-        with launch_file(url) if open_browser else contextlib.nullcontext() as page:
+        with launch_file(url, lang) if open_browser else contextlib.nullcontext() as page:
             if page is not None:
                 webbrowser.open(page.as_uri())
             server.serve_forever()

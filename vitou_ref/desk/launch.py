@@ -12,25 +12,26 @@ from pathlib import Path
 from .._version import __version__
 from ..present import escape
 from ..present.page import document
+from .words import say, say_html
 
 
-def launch_page(url: str) -> str:
+def launch_page(url: str, lang: str = "en") -> str:
     """A page that sends the browser on to ``url`` at once, with a link for a browser that does not follow."""
-    e = escape.html
+    link = f'<a href="{escape.html(url)}">'
     return document(
-        lang="en",
-        title="Referee's desk",
-        kind="Referee's desk",
-        heading="Opening the referee's desk",
+        lang=lang,
+        title=say(lang, "kind"),
+        kind=say(lang, "kind"),
+        heading=say(lang, "launch.heading"),
         provenance=[],
-        body=[f'<p>If the desk does not open by itself, <a href="{e(url)}">follow this link</a>.</p>'],
-        footer=f"vitou {__version__}: this file is removed when the desk stops",
+        body=[f"<p>{say_html(lang, 'launch.follow', link=link, end='</a>')}</p>"],
+        footer=say(lang, "launch.footer", version=__version__),
         refresh=url,
     )
 
 
 @contextlib.contextmanager
-def launch_file(url: str) -> Iterator[Path]:
+def launch_file(url: str, lang: str = "en") -> Iterator[Path]:
     """The launch page in a private folder (0700), itself 0600, removed with the folder when the block ends.
 
     A browser started on an address has it on its command line, which every local user can read in the process
@@ -40,7 +41,7 @@ def launch_file(url: str) -> Iterator[Path]:
     try:
         fd, path = tempfile.mkstemp(suffix=".html", prefix="open-", dir=folder)  # made 0600, never through a link
         with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(launch_page(url))
+            out.write(launch_page(url, lang))
         yield Path(path)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
