@@ -179,3 +179,12 @@ def test_the_ways_weighed_over_a_record_are_bounded(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(replay, "MOST_WAYS_IN_ALL", 10)
     last = audit(record, rules).rulings[-1]
     assert last.open is not None and last.open.key == "unknown_budget"
+
+
+def test_a_deal_pasted_at_the_desk_may_leave_cards_not_recorded() -> None:
+    # "?" opens a mapping key in YAML; pasted seat by seat, it is a card not recorded all the same.
+    from vitou_ref.desk.paste import parse_deal
+
+    said = parse_deal("N: AS 7H 8C; E: ? ? ?; S: 10H, ?, 8D; W: ? AD ?", ())
+    assert said == {"N": ["AS", "7H", "8C"], "E": ["?"] * 3, "S": ["10H", "?", "8D"], "W": ["?", "AD", "?"]}
+    assert parse_deal('{N: [AS, "?", "?"]}', ()) == {"N": ["AS", "?", "?"]}

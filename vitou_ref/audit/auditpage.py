@@ -86,7 +86,7 @@ def _game(a: Audit, w: Words) -> list[str]:
     if "score" in setup:
         start.append(w.say("rulebook", "score_start", score=w.score(setup["score"])))
     if start:
-        out.append(f'<p class="meta">{e("; ".join(start))}</p>')
+        out.append(f'<p class="meta">{e(f"{w.semicolon} ".join(start))}</p>')
     deals = setup.get("deals") or []
     if deals:
         items = "".join(f"<li>{prose(w.deal(d), w.deck)}</li>" for d in deals)
@@ -122,7 +122,7 @@ def ruling_item(w: Words, r: Ruling) -> str:
     rule = w.say("audit", "rule", clause=r.clause, title=ground.title)
     parts = [
         f'<p>{what} {notation}: <span class="verdict">{e(w.say("audit", "illegal"))}</span></p>',
-        f'<p>{e(w.say("audit", "code", code=r.code))}; <a href="#{anchor("cited", cited)}">{e(rule)}</a></p>',
+        f'<p>{e(w.say("audit", "code", code=r.code) + w.semicolon)} <a href="#{anchor("cited", cited)}">{e(rule)}</a></p>',
         f"<blockquote>{prose(ground.text, w.deck)}</blockquote>",
     ]
     if ground.note is not None:
@@ -131,7 +131,7 @@ def ruling_item(w: Words, r: Ruling) -> str:
         f"<p><strong>{e(w.say('audit', 'reason') + w.colon)}</strong> {prose(shown(w.reason(r.reason)), w.deck)}</p>"
     )
     if r.position is not None:
-        where = "; ".join(w.position(r.position))
+        where = f"{w.semicolon} ".join(w.position(r.position))
         parts.append(f"<p><strong>{e(w.say('audit', 'position') + w.colon)}</strong> {prose(where, w.deck)}</p>")
     if r.after_stop is not None:
         parts.append(f"<p>{prose(after_stop_line(w.say, *r.after_stop), w.deck)}</p>")
@@ -181,7 +181,7 @@ def _citation(w: Words, clause: Clause, rules: Ruleset) -> str:
     parts = [
         f'<article id="{anchor("cited", clause.id)}"><h3>{e(clause.id)}: {e(title)}</h3>',
         f"<p>{prose(text, deck_of(rules))}</p>",
-        f'<p class="meta">{e("; ".join(meta))}</p>',
+        f'<p class="meta">{e(f"{w.semicolon} ".join(meta))}</p>',
     ]
     by_number = {k.number: k for k in rules.clarifications}
     for n in clause.clarifications:

@@ -153,12 +153,12 @@ def _ruling_lines(w: Words, r: Ruling) -> tuple[str, str, list[str]]:
         ground = w.ground(r.clause)
         verdict = w.say("audit", "illegal")
         rule = w.say("audit", "rule", clause=r.clause, title=one_line(ground.title))
-        details += [f"{w.say('audit', 'code', code=r.code)}; {rule}", w.quoted(one_line(ground.text))]
+        details += [f"{w.say('audit', 'code', code=r.code)}{w.semicolon} {rule}", w.quoted(one_line(ground.text))]
         if ground.note is not None:
             details.append(f"({one_line(ground.note)})")
         details.append(f"{w.say('audit', 'reason')}{w.colon} {shown(w.reason(r.reason))}")
         if r.position is not None:
-            details.append(f"{w.say('audit', 'position')}{w.colon} " + "; ".join(w.position(r.position)))
+            details.append(f"{w.say('audit', 'position')}{w.colon} " + f"{w.semicolon} ".join(w.position(r.position)))
         if r.after_stop is not None:
             details.append(after_stop_line(w.say, *r.after_stop))
         if r.not_made:
@@ -195,7 +195,7 @@ def given_by(w: Words, what: str, clauses: list[str]) -> str:
     """``what`` and the clauses that give it: "trick 1: tied, by rule trick.tie (Tied tricks)"."""
     if not clauses:
         return what
-    rules = "; ".join(w.say("audit", "rule", clause=x, title=one_line(w.clause(x)[0])) for x in clauses)
+    rules = f"{w.semicolon} ".join(w.say("audit", "rule", clause=x, title=one_line(w.clause(x)[0])) for x in clauses)
     return w.say("audit", "given_by", what=what, rules=rules)
 
 
@@ -218,7 +218,7 @@ def claim_ruling(w: Words, r: Ruling, c: Claim) -> tuple[str, str]:
     elif _on_whether_made(r, c):  # the action, by the clause that allows it
         what = shown(w.action(r.action))
     else:
-        what = "; ".join(w.event(e) for e in r.events) or shown(w.action(r.action))
+        what = f"{w.semicolon} ".join(w.event(e) for e in r.events) or shown(w.action(r.action))
     return (shown(w.seat(c.by)) if c.by else "?"), f"{verdict}{w.colon} {given_by(w, what, claim_grounds(w, r, c))}"
 
 
@@ -372,7 +372,7 @@ def _short(w: Words, j: dict[str, Any]) -> str:
         return w.say("audit", "not_ruled")
     if not j["legal"]:
         return f"{j['code']} ({j['clause']['id']})"
-    return "; ".join(j["event_descriptions"]) or w.say("audit", "legal")
+    return f"{w.semicolon} ".join(j["event_descriptions"]) or w.say("audit", "legal")
 
 
 __all__ = [

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
+from ..audit.unknown import UNKNOWN
 from ..rules.errors import InputError
 from ..rules.problems import Problem
 from ..rules.yamlsafe import load_text
+
+_UNKNOWN_WORD = re.compile(r"(?<![^\s:,])\?(?![^\s,])")  # a "?" standing alone among the cards
+_STANDS_FOR_UNKNOWN = "_unknown_"
 
 
 def problem(code: str, message: str, where: str) -> InputError:
@@ -18,6 +24,8 @@ def parse_deal(text: str, seats: tuple[str, ...], source: str = "the deal pasted
     """
     if "{" not in text:
         text = "\n".join(part.strip() for part in text.replace(";", "\n").splitlines() if part.strip())
+        # A card not recorded, "?", opens a mapping key in YAML: it is read seat by seat under another name.
+        text = _UNKNOWN_WORD.sub(_STANDS_FOR_UNKNOWN, text)
     doc = load_text(text, source, max_bytes=64 * 1024)
     if not isinstance(doc.data, dict):
         raise problem("DEAL_PASTED", "a deal is each seat with its cards: N: AS 7H 8C; E: ...", source)
@@ -26,7 +34,7 @@ def parse_deal(text: str, seats: tuple[str, ...], source: str = "the deal pasted
         cards = given.replace(",", " ").split() if isinstance(given, str) else given
         if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
             raise problem("DEAL_PASTED", f"seat {seat}: its cards are card codes (AS 7H 8C)", source)
-        out[str(seat)] = list(cards)
+        out[str(seat)] = [UNKNOWN if c == _STANDS_FOR_UNKNOWN else c for c in cards]
     return out
 
 
