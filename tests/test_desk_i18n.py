@@ -22,6 +22,7 @@ from deskserver import SECTION_05, Served, fetch, served
 from helpers import ROOT
 
 from vitou_ref.audit.record import load_record
+from vitou_ref.desk.launch import launch_page
 from vitou_ref.desk.state import Desk
 from vitou_ref.desk.view import render
 from vitou_ref.engine.reasons import catalog
@@ -233,6 +234,23 @@ def _walk_a_hand(w: Walk) -> None:
     w.post("back to the first record", "switch", {"branch": "0"})
 
 
+def _walk_cards_not_recorded(w: Walk) -> None:
+    """Dealing by clicks, cards not recorded, actions not ruled for want of them, the two menus, the launch page."""
+    w.post("a record for cards not recorded", "new")
+    w.post("a card picked", "pick", {"seat": "N", "card": "AS", "fill": ""})
+    w.post("a card not recorded picked", "pick", {"seat": "N", "card": "?", "fill": ""})
+    w.post("a seat's other cards not recorded", "pick", {"seat": "E", "fill": "seat"})
+    w.post("a card taken back", "pick", {"fill": "undo"})
+    w.post("every other card not recorded", "pick", {"seat": "E", "fill": "all"})
+    w.post("cards played not recorded", "typed", {"text": "N AS E ? S ? W ? S ?"})
+    w.post("an action chosen in the menus", "other", {"who": "W", "what": "r3"})
+    w.post("a side's act chosen for a seat", "other", {"who": "W", "what": "takes"})
+    page = w.post("a card played not recorded, where every card is", "typed", {"text": "N ?"})
+    assert "ruling-" in page
+    w.seen.append(("the launch page", launch_page(w.s.url, w.lang)))
+    w.post("the first record again", "switch", {"branch": "0"})
+
+
 def _walk_rules_files(w: Walk) -> None:
     published = (ROOT / "spec" / "vitou-1.0.0.yaml").read_text(encoding="utf-8")
     page = w.post("a rules file refused", "rules_file", {"text": published.replace("title: ", "title: Not ", 1)})
@@ -287,6 +305,7 @@ def test_no_page_of_the_desk_shows_an_english_word(lang: str) -> None:
     with served() as s:
         w = Walk(s, lang)
         _walk_a_hand(w)
+        _walk_cards_not_recorded(w)
         _walk_rules_files(w)
         _walk_disputes(w)
         _walk_errors(w)

@@ -188,3 +188,13 @@ def test_a_deal_pasted_at_the_desk_may_leave_cards_not_recorded() -> None:
     said = parse_deal("N: AS 7H 8C; E: ? ? ?; S: 10H, ?, 8D; W: ? AD ?", ())
     assert said == {"N": ["AS", "7H", "8C"], "E": ["?"] * 3, "S": ["10H", "?", "8D"], "W": ["?", "AD", "?"]}
     assert parse_deal('{N: [AS, "?", "?"]}', ()) == {"N": ["AS", "?", "?"]}
+
+
+def test_a_card_not_recorded_in_a_record_that_knows_every_card_asks_for_it() -> None:
+    # Every card of the deal is recorded: "N ?" names no card, and the record must say which (not the engine's
+    # English words about an unreadable card).
+    deal = {"N": ["AS", "7H", "8C"], "E": ["9C", "KD", "JH"], "S": ["10H", "QS", "8D"], "W": ["7C", "AD", "9S"]}
+    record, rules = _record(deal, "N ? E ?")
+    first, second = audit(record, rules, go_on=True).rulings
+    assert first.open is not None and first.open.key == "unknown_named" and first.code is None
+    assert second.open is not None  # the position after a card not named is not known

@@ -101,9 +101,9 @@ class Replay:
         """The events of ``raw``, as the engine gives them; the engine's refusal, or :class:`Undetermined`."""
         if self.blind is not None:
             raise Undetermined(self.blind)
-        if not self.unknowns:
-            return self.m.apply(action_from_json(raw))
         mystery = is_unknown_play(raw)
+        if not self.unknowns and not mystery:
+            return self.m.apply(action_from_json(raw))
         if mystery:
             raw = self._stand_in(raw)
         elif isinstance(raw, dict) and raw.get("act") == "play":
@@ -136,7 +136,9 @@ class Replay:
         hand = self.m.hands[s]
         probe = {**raw, "card": self.t.card(hand[0] if hand else self.t.deck[0]).text}
         self.m.verify(action_from_json(probe))  # out of turn, or with no card: illegal whatever the card
-        raise Undetermined(Reason("unknown_named", seat=Ref("seat", raw["seat"])))
+        # Which card left the hand is not known, so neither is any position after it.
+        self.blind = Reason("unknown_named", seat=Ref("seat", raw["seat"]))
+        raise Undetermined(self.blind)
 
     def _bind(self, raw: dict[str, Any]) -> None:
         """A named card its seat may hold among its unknown cards: from now on, the seat is known to hold it."""
