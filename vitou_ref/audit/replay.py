@@ -12,6 +12,7 @@ from ..engine.match import Match
 from ..engine.reasons import Reason, Ref
 from ..engine.tables import tables_for
 from ..protocol.server import match_from_setup
+from ..rules.errors import IllegalAction
 from ..rules.model import Ruleset
 from .position import Position, position_of
 from .record import Record
@@ -109,9 +110,12 @@ class Replay:
         elif isinstance(raw, dict) and raw.get("act") == "play":
             self._bind(raw)
         action = action_from_json(raw)
-        if isinstance(action, Play) and (mystery or self._uncertain()):
+        if isinstance(action, Play) and (mystery or self._uncertain(action)):
             self._judge(action, mystery)
-        events = self.m.apply(action)
+        try:
+            events = self.m.apply(action)
+        except IllegalAction as exc:
+            raise self._unsaid(exc) from None
         if isinstance(action, Play):
             s, c = self.t.seat_index[action.seat], action.card.id
             self.hidden[s].discard(c)
@@ -135,10 +139,22 @@ class Replay:
             return {**raw, "card": self.t.card(held[0]).text}
         hand = self.m.hands[s]
         probe = {**raw, "card": self.t.card(hand[0] if hand else self.t.deck[0]).text}
-        self.m.verify(action_from_json(probe))  # out of turn, or with no card: illegal whatever the card
+        try:
+            self.m.verify(action_from_json(probe))  # out of turn, or with no card: illegal whatever the card
+        except IllegalAction as exc:
+            raise self._unsaid(exc) from None
         # Which card left the hand is not known, so neither is any position after it.
         self.blind = Reason("unknown_named", seat=Ref("seat", raw["seat"]))
         raise Undetermined(self.blind)
+
+    def _unsaid(self, exc: IllegalAction) -> IllegalAction:
+        """The engine's refusal with no stand-in named: a seat said to hold one holds a card not recorded."""
+        why = exc.why
+        held = why.params.get("held") if isinstance(why, Reason) else None
+        if isinstance(why, Reason) and isinstance(held, Ref):
+            codes = {self.t.card(c).text for h in self.hidden for c in h}
+            why.params["held"] = Ref(held.kind, tuple(UNKNOWN if c in codes else c for c in held.value))
+        return exc
 
     def _bind(self, raw: dict[str, Any]) -> None:
         """A named card its seat may hold among its unknown cards: from now on, the seat is known to hold it."""
@@ -174,17 +190,36 @@ class Replay:
 
     # ------------------------------------------------------------------ judging across the unknown cards
 
-    def _uncertain(self) -> bool:
+    def _uncertain(self, action: Play) -> bool:
         """Whether a card now could end differently with what an unknown card is."""
         if any(c in self.mystery for c in self.m.tcards):
             return True
-        # Where a hand may stop inside a trick, the cards the seats still hold decide the stop.
-        return self.t.card_check_from == 1 and any(self.hidden)
+        s = self.t.seat_index.get(action.seat)
+        # Where a hand may stop inside a trick, the cards of the seats still to play to it decide the stop.
+        return s is not None and any(self.hidden[o] & set(self.m.hands[o]) for o in self._to_come(s))
+
+    def _to_come(self, s: int) -> list[int]:
+        """The seats to play to the trick after seat ``s``'s card, when the hand may stop on that card.
+
+        The stop looks at what those seats hold and at nothing else (mt.stop), and only where some way of ending
+        the trick in play decides the hand (``trie_may_stop``): in trick 1 of Vitou, no card can stop a hand.
+        """
+        t, m = self.t, self.m
+        if t.card_check_from != 1 or not t.trie_may_stop[m._node]:
+            return []
+        out, o = [], s
+        for _ in range(t.n - len(m.tcards) - 1):
+            o = t.next_seat[o]
+            out.append(o)
+        return out
 
     def _ranks(self, s: int) -> list[int]:
-        """The strengths an unknown card of seat ``s`` may have: any card not known to be elsewhere."""
+        """The strengths an unknown card of seat ``s`` may have: any card not known to be anywhere else.
+
+        A card any seat is known to hold, the seat itself included, is not one of its unknown cards.
+        """
         m, t = self.m, self.t
-        elsewhere = {c for o in range(t.n) if o != s for c in m.hands[o] if c not in self.hidden[o]}
+        elsewhere = {c for o in range(t.n) for c in m.hands[o] if c not in self.hidden[o]}
         elsewhere |= self.named | {c for c in m.tcards if c not in self.mystery}
         return sorted({t.strength[c] for c in t.deck if c not in elsewhere})
 
@@ -197,13 +232,12 @@ class Replay:
         ]
         if mystery:
             slots.append(("now", -1, s))
-        if t.card_check_from == 1:
-            slots += [
-                ("hand", c, o)
-                for o in range(t.n)
-                for c in sorted(self.hidden[o] & set(m.hands[o]))
-                if (o, c) != (s, action.card.id)
-            ]
+        slots += [
+            ("hand", c, o)
+            for o in self._to_come(s)
+            for c in sorted(self.hidden[o] & set(m.hands[o]))
+            if (o, c) != (s, action.card.id)
+        ]
         choices = [self._ranks(o) for _, _, o in slots]
         ways = 1
         for c in choices:

@@ -22,10 +22,13 @@ def parse_deal(text: str, seats: tuple[str, ...], source: str = "the deal pasted
 
     ``source`` names the paste in the problems, in the desk's language.
     """
+    mark = _STANDS_FOR_UNKNOWN
+    while mark in text:  # a name the paste does not hold itself: a word typed as it is stays a card to check
+        mark += "_"
     if "{" not in text:
         text = "\n".join(part.strip() for part in text.replace(";", "\n").splitlines() if part.strip())
         # A card not recorded, "?", opens a mapping key in YAML: it is read seat by seat under another name.
-        text = _UNKNOWN_WORD.sub(_STANDS_FOR_UNKNOWN, text)
+        text = _UNKNOWN_WORD.sub(mark, text)
     doc = load_text(text, source, max_bytes=64 * 1024)
     if not isinstance(doc.data, dict):
         raise problem("DEAL_PASTED", "a deal is each seat with its cards: N: AS 7H 8C; E: ...", source)
@@ -34,7 +37,7 @@ def parse_deal(text: str, seats: tuple[str, ...], source: str = "the deal pasted
         cards = given.replace(",", " ").split() if isinstance(given, str) else given
         if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
             raise problem("DEAL_PASTED", f"seat {seat}: its cards are card codes (AS 7H 8C)", source)
-        out[str(seat)] = [UNKNOWN if c == _STANDS_FOR_UNKNOWN else c for c in cards]
+        out[str(seat)] = [UNKNOWN if c == mark else c for c in cards]
     return out
 
 

@@ -169,7 +169,11 @@ class Desk:
                 header[key] = text.strip()
             else:
                 header.pop(key, None)
-        return self.change(data)
+        if not self.change(data):
+            return False
+        if not _fits(tables_for(rules), self.branch.picks):
+            self.branch.picks = ()  # cards picked for another game's seats or pack: this game's deal starts afresh
+        return True
 
     def add_rules_file(self, text: str, filename: str) -> bool:
         """A ruleset of one's own, given as content and checked as ``vitou spec check`` checks a file.
@@ -355,6 +359,17 @@ class Desk:
     def yaml(self) -> str:
         """The current record as `vitou record` writes it: the canonical YAML the kit reads."""
         return dump_record(self.check(self.branch.data).record.to_json(), "yaml")
+
+
+def _fits(t: Any, picks: tuple[tuple[str, str], ...]) -> bool:
+    """Whether cards picked so far are a deal begun under ``t``'s game: its seats, its pack, its cards each."""
+    pack = {t.card(x).text for x in t.deck} | {"?"}
+    counts = {s: 0 for s in t.seat_ids}
+    for seat, card in picks:
+        if seat not in counts or card not in pack:
+            return False
+        counts[seat] += 1
+    return all(n <= t.cards_each for n in counts.values())
 
 
 def _is_new(b: Branch) -> bool:
