@@ -71,7 +71,7 @@ def _game(a: Audit, w: Words) -> list[str]:
     rows = [(w.say("audit", f"page.{k}"), str(header[k])) for k in HEADER_WORDS if k in header]
     players = header.get("players")
     if isinstance(players, dict) and players:
-        names = ", ".join(f"{w.seat(seat)}: {name}" for seat, name in players.items())
+        names = ", ".join(f"{w.seat(seat)}{w.colon} {name}" for seat, name in players.items())
         rows.append((w.say("audit", "page.players"), names))
     if "note" in header:
         rows.append((w.say("audit", "page.note"), str(header["note"])))
@@ -187,7 +187,7 @@ def _citation(w: Words, clause: Clause, rules: Ruleset) -> str:
     for n in clause.clarifications:
         if n in by_number:
             k_title, ruling, _ = clarification_words(by_number[n], w.lang)
-            heading = f"{w.say('rulebook', 'clarification', n=n)}: {k_title}"
+            heading = f"{w.say('rulebook', 'clarification', n=n)}{w.colon} {k_title}"
             parts.append(f"<p><strong>{e(heading)}.</strong> {prose(ruling, deck_of(rules))}</p>")
     parts.append("</article>")
     return "".join(parts)

@@ -266,7 +266,7 @@ def position_text(rules: Ruleset, p: Position, n: int, lang: str, markdown: bool
     for action, clause in p.legal:
         if clause:
             title = one_line(w.clause(clause)[0])
-            out.append(sub + esc(f"{w.action(action)}: {w.say('audit', 'allowed_by')} {clause} ({title})"))
+            out.append(sub + esc(f"{w.action(action)}{w.colon} {w.say('audit', 'allowed_by')} {clause} ({title})"))
         else:
             out.append(sub + esc(w.action(action)))
     return "\n".join(out) + "\n"

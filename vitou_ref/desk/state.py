@@ -291,9 +291,11 @@ class Desk:
         rules = self.check(self.branch.data).rules
         header = {"ruleset": rules.name, "dealer": tables_for(rules).seat_ids[-1]}
         data: dict[str, Any] = {"format": 1, "header": header, "deals": [], "actions": []}
-        n = 1 + max(
-            (int(dict(b.base.params)["n"]) for b in self.branches if isinstance(b.base, Said) and _is_new(b)), default=1
-        )
+        # The desk numbered each new record itself: its number is the desk's own, not a text to read.
+        numbers: list[int] = [
+            dict(b.base.params)["n"] for b in self.branches if isinstance(b.base, Said) and _is_new(b)
+        ]
+        n = 1 + max(numbers, default=1)
         self.branches.append(Branch(say("en", "record.new", n=n), data, said("record.new", n=n)))
         self.current = len(self.branches) - 1
         self.compare_with = None
