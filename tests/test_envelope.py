@@ -55,6 +55,7 @@ CATCHES = {
     "double": {"VE-0001", "VE-0003", "VE-0008"},
     "stop_serves_on": {"VE-0025"},
     "stop_exit_1": {"VE-0025"},
+    "stop_seq": {"VE-0025"},
 }
 
 
@@ -121,6 +122,28 @@ def test_certify_runs_the_envelope_after_the_rules_cases() -> None:
     assert out.returncode == 0, out.stderr
     doc = json.loads(out.stdout)
     assert [(c["id"], c.get("section")) for c in doc["cases"]] == [("VT-0001", None), ("VE-0007", "envelope")]
+
+
+def test_a_failing_line_is_shown_whole_with_the_field_that_made_the_difference(runs: dict[str, Run]) -> None:
+    # The stop line of VE-0025 carries "seq":70, which the process answered: the report shows it, not {"cmd":"stop"}.
+    (stop,) = [r for r in runs["stop_seq"].results if r.outcome != PASSED]
+    assert stop.reason is not None
+    assert 'line 1 (json {"cmd":"stop","seq":70}) must get no answer; got {"seq": 70' in stop.reason
+    # The lone CR of VE-0024's line 2 hides a second request near the end of a long line: its "seq":99 is shown.
+    (split,) = [r for r in runs["seq_zero"].results if r.case.id == "VE-0024"]
+    assert split.reason is not None and '"seq":99' in split.reason
+
+
+def test_a_line_is_shown_whole_and_escaped() -> None:
+    pad = "x" * 300
+    line = Line("json", freeze({"cmd": "run", "pad": pad, "seq": 70}), freeze({"errored": True, "seq": 70}))
+    got = judge_answer(line, b'{"seq":71,"errored":true,"message":"m"}', 0) or ""
+    assert f'line 1 (json {{"cmd":"run","pad":"{pad}","seq":70}}): expected seq 70, got 71' == got
+    hidden = Line("text", '{"cmd":"run","seq":1}\x1b[2K\u202e', freeze({"errored": True, "seq": None}))
+    shown = judge_answer(hidden, b'{"seq":1,"errored":true,"message":"m"}', 0) or ""
+    assert "\\x1b[2K\\u202e" in shown and "\x1b" not in shown and "\u202e" not in shown
+    stop = Line("json", freeze({"cmd": "stop", "seq": 70}), freeze({"exit": 0}))
+    assert 'line 1 (json {"cmd":"stop","seq":70}) must get no answer' in str(judge_exit(0, 0, b"{}", 10, stop))
 
 
 # ------------------------------------------------------------------ the loader and the judge

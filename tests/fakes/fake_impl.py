@@ -22,6 +22,7 @@ It answers like the reference, except as MODE says, from the N-th run request on
   nocodes-hello  as nocodes, and its answer to start says "error_codes": false
   nocodes-bare   every rejected step is {"ok": false} alone, and its answer to start says "error_codes": false
   nocodes-accept as nocodes-hello, but from the N-th case on every rejected step is accepted instead
+  nocodes-text   every rejected step's error is free text ("that move is not allowed here"), no code; its answer to start says nothing of error_codes
 """
 
 from __future__ import annotations
@@ -113,7 +114,7 @@ def main() -> int:
 def _no_codes(mode: str, req: dict, resp: dict, faulty: bool) -> None:
     """An engine that refuses illegal actions in its own words: the reference's answers without the error codes."""
     if req.get("cmd") == "start":
-        if mode != "nocodes":
+        if mode not in ("nocodes", "nocodes-text"):  # these two leave the level to --level
             resp["error_codes"] = False
         return
     steps = resp.get("steps") if req.get("cmd") == "run" else None
@@ -124,6 +125,8 @@ def _no_codes(mode: str, req: dict, resp: dict, faulty: bool) -> None:
             steps[i] = {"ok": True, "events": [], "legal": []}  # an illegal action taken as legal
         elif mode == "nocodes-bare":
             steps[i] = {"ok": False}
+        elif mode == "nocodes-text":
+            steps[i] = {"ok": False, "error": "that move is not allowed here"}
         else:
             steps[i] = {"ok": False, "error": "ERROR", "message": "that move is not allowed here"}
 

@@ -51,6 +51,7 @@ MODES = {
     "double": "every errored answer is written twice",
     "stop_serves_on": "stop is ignored: it serves on to the end of its input",
     "stop_exit_1": "exits with status 1 at stop",
+    "stop_seq": "a stop that carries a seq is read as a request it cannot use: errored with that seq, and it serves on",
 }
 
 server = build_server()
@@ -126,6 +127,8 @@ def answer(raw: bytes, mode: str) -> list[dict[str, Any]]:
     if isinstance(req, dict) and req.get("cmd") == "stop":
         if mode == "stop_serves_on":
             return []  # read like a blank line: no answer, and on to the next
+        if mode == "stop_seq" and "seq" in req:
+            return [errored(req["seq"], "stop takes no seq")]
         sys.stdout.flush()
         sys.exit(1 if mode == "stop_exit_1" else 0)
     if mode in ("first_key", "float_to", "replace_utf8", "nan_ok", "unwrap_array") and req is not None:

@@ -13,7 +13,7 @@ from ..protocol.client import IDENTITY, PROTOCOL_MINOR, Client, Fault, offers_no
 from ..protocol.connection import DEFAULT_MAX_LINE, Connection
 from ..protocol.limits import Limits
 from ..rules.plurals import counted
-from .envelope import NONE, EnvelopeCase, judge_answer, judge_exit, judge_sentinel, sentinel
+from .envelope import NONE, EnvelopeCase, Line, judge_answer, judge_exit, judge_sentinel, sentinel
 from .fixtures import Case
 from .judge import CODE, OUTCOME, Difference, compare, shape_problem
 from .suite import Suite
@@ -323,7 +323,7 @@ class Certifier:
             for i, line in enumerate(case.lines):
                 client.send(line.to_bytes(ruleset))
                 if line.exit_status is not None:  # stop, the case's last line: no answer, no sentinel
-                    problem = problem or self._judge_stop(client, i)
+                    problem = problem or self._judge_stop(client, i, line)
                     break
                 if line.answer != NONE:
                     problem = problem or judge_answer(line, client.receive_raw(), i)
@@ -341,7 +341,7 @@ class Certifier:
             return CaseResult(case, ruleset, FAILED, problem)
         return CaseResult(case, ruleset, PASSED)
 
-    def _judge_stop(self, client: Client, index: int) -> str | None:
+    def _judge_stop(self, client: Client, index: int, line: Line) -> str | None:
         """After a stop line: the process must exit with status 0, printing nothing, within the request deadline.
 
         docs/protocol.md: "at stop, the process exits with status 0". Every request has its deadline, and this
@@ -355,7 +355,7 @@ class Certifier:
         client.kill()
         self.client = None
         self._stopped = True
-        return judge_exit(index, status, printed, client.timeout)
+        return judge_exit(index, status, printed, client.timeout, line)
 
     @staticmethod
     def _resync(client: Client, seq: int, most: int) -> bool:
@@ -376,7 +376,8 @@ class Certifier:
             from ..rules.schema import first_error  # jsonschema is imported only when answers are validated
 
             schema = "protocol/errored-response" if response.get("errored") is True else "protocol/run-response"
-            broken = first_error(response, schema, self.opt.packs.get(ruleset))
+            # At the outcome level a refusal's error is not judged, so the schema does not require a code there.
+            broken = first_error(response, schema, self.opt.packs.get(ruleset), codes=run.level == CODE)
             if broken is not None:
                 why = f"the answer breaks the protocol schema: {escape.text(broken, 300)}"
                 return CaseResult(case, ruleset, ERRORED, why, fault="schema")

@@ -23,7 +23,11 @@ if TYPE_CHECKING:
 
 RULESET = "$ruleset"  # in a json line (a string) or a text line (anywhere), the name of the ruleset the case runs under
 MAX_MESSAGE = 1000  # characters of an errored answer's message (docs/protocol.md, Answers)
+# Characters of an answer a report shows: enough for every answer the shipped lines must get, whole, so that
+# the field that differs is in the report; a bound still, since the answer is the implementation's.
+SHOWN_ANSWER = 2000
 NONE = "none"  # the answer of a line that gets none
+STOP_SHOWN = '{"cmd":"stop"}'  # a stop line, when the line itself is not at hand
 EXIT = "exit"  # the answer of a stop line: none, and the process's exit status (docs/protocol.md: 0)
 
 
@@ -60,11 +64,14 @@ class Line:
         return head + fill + tail + b"\n"
 
     def shown(self) -> str:
-        """The line as a report names it: short, never the whole of a long line."""
+        """The line as a report names it: whole, escaped, for the field that made the difference may be its last;
+        a fill line (up to megabytes of one byte) by its size and head."""
         if self.kind == "fill":
             return f"a line of {self.value['size']:,} bytes starting {self.value['head']!r}"
-        text = self.value if self.kind != "json" else json.dumps(thaw(self.value), separators=(",", ":"))
-        return f"{self.kind} {escape.text(str(text), 100)}"
+        text = self.value
+        if self.kind == "json":
+            text = json.dumps(thaw(self.value), separators=(",", ":"), ensure_ascii=False)  # as to_bytes sends it
+        return f"{self.kind} {escape.text(str(text))}"
 
 
 def _named(value: Any, ruleset: str) -> Any:
@@ -186,7 +193,7 @@ def judge_answer(line: Line, raw: bytes | None, index: int) -> str | None:
 
 def _errored_problem(where: str, got: Mapping[str, Any]) -> str | None:
     if got.get("errored") is not True:
-        return f"{where}: expected an errored answer, got {escape.text(_wire.dumps(got), 200)}"
+        return f"{where}: expected an errored answer, got {escape.text(_wire.dumps(got), SHOWN_ANSWER)}"
     message = got.get("message")
     if not isinstance(message, str):
         return f"{where}: an errored answer's message is a string; got {escape.text(_wire.dumps(message), 60)}"
@@ -198,20 +205,20 @@ def _errored_problem(where: str, got: Mapping[str, Any]) -> str | None:
 def _steps_problem(where: str, got: Mapping[str, Any], want: Sequence[str]) -> str | None:
     steps = got.get("steps")
     if not isinstance(steps, list) or len(steps) != len(want):
-        steps_text = escape.text(_wire.dumps(steps), 200)
+        steps_text = escape.text(_wire.dumps(steps), SHOWN_ANSWER)
         return f"{where}: expected {counted(len(want), 'step', 'steps')}, got {steps_text}"
     for k, (step, expected) in enumerate(zip(steps, want, strict=True)):
         ok = isinstance(step, dict) and step.get("ok") is True
         code = step.get("error") if isinstance(step, dict) and step.get("ok") is False else None
         actual = "ok" if ok else code if isinstance(code, str) else None
         if actual != expected:
-            shown = escape.text(_wire.dumps(step), 120)
+            shown = escape.text(_wire.dumps(step), SHOWN_ANSWER)
             return f"{where}, step {k + 1}: expected {expected}, got {shown}"
     return None
 
 
 def _shown_raw(raw: bytes) -> str:
-    return escape.text(raw[:400].decode("utf-8", errors="replace"), 100)
+    return escape.text(raw[: 4 * SHOWN_ANSWER].decode("utf-8", errors="replace"), SHOWN_ANSWER)
 
 
 def _shown_seq(got: Mapping[str, Any]) -> str:
@@ -241,12 +248,13 @@ def reference_answers(server: Any, case: EnvelopeCase, ruleset: str, seq: int) -
     return out.getvalue().splitlines(), status
 
 
-def judge_exit(index: int, status: int | None, printed: bytes, waited: float) -> str | None:
+def judge_exit(index: int, status: int | None, printed: bytes, waited: float, line: Line | None = None) -> str | None:
     """Why a process did not end as a stop line asks (exit status 0, nothing printed), or None.
 
     ``status`` is None when it was still running ``waited`` seconds after the line; negative when a signal ended it.
+    ``line``: the stop line, shown whole (its other fields too, which may be what the process answered).
     """
-    where = f'line {index + 1} ({{"cmd":"stop"}})'
+    where = f"line {index + 1} ({line.shown() if line is not None else STOP_SHOWN})"
     if printed:
         return f"{where} must get no answer; got {_shown_raw(printed)}"
     if status is None:
@@ -266,7 +274,7 @@ def judge_reference(case: EnvelopeCase, answers: list[bytes], seq: int, status: 
     pending = list(answers)
     for i, line in enumerate(case.lines):
         if line.exit_status is not None:  # stop: nothing more is answered, not even the sentinel
-            return judge_exit(i, status, b"\n".join(pending), 0)
+            return judge_exit(i, status, b"\n".join(pending), 0, line)
         raw = None if thaw(line.answer) == NONE else (pending.pop(0) if pending else b"")
         problem = judge_answer(line, raw, i)
         if problem is not None:

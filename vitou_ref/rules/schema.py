@@ -21,20 +21,33 @@ MAX_PROBLEMS = 50
 
 
 @functools.cache
-def _registry(pack: tuple[str, ...] | None = None) -> referencing.Registry[Any]:
+def _registry(pack: tuple[str, ...] | None = None, codes: bool = True) -> referencing.Registry[Any]:
     """Every shipped schema; with ``pack``, the protocol's card is one of those cards alone.
 
     The protocol's schemas take any card of the French 52-card pack; a ruleset in force plays its
     own pack, so that answers about it are held to its cards (``first_error(..., pack=...)``).
+    Without ``codes`` (the outcome level), a rejected step is held to the schema's ``outcome-refusal``
+    instead of an error code: at that level a refusal passes whatever its ``error`` holds.
     """
     resources = []
     for path in sorted(data_dir("schema").rglob("*.schema.json")):
         contents = json.loads(path.read_text(encoding="utf-8"))
-        if pack is not None and contents["$id"] == schema_id("protocol/types"):
-            card = dict(contents["$defs"]["card"], enum=list(pack))
-            contents = dict(contents, **{"$defs": dict(contents["$defs"], card=card)})
+        if contents["$id"] == schema_id("protocol/types"):
+            contents = _protocol_types(contents, pack, codes)
         resources.append((contents["$id"], referencing.jsonschema.DRAFT202012.create_resource(contents)))
     return referencing.Registry().with_resources(resources)
+
+
+def _protocol_types(contents: dict[str, Any], pack: tuple[str, ...] | None, codes: bool) -> dict[str, Any]:
+    """The protocol's types schema as a run holds answers to it: the cards of ``pack``, the refusals of its level."""
+    defs = dict(contents["$defs"])
+    if pack is not None:
+        defs["card"] = dict(defs["card"], enum=list(pack))
+    if not codes:
+        step = defs["step"]
+        branch = dict(step["allOf"][0], **{"else": defs["outcome-refusal"]})
+        defs["step"] = dict(step, allOf=[branch, *step["allOf"][1:]])
+    return dict(contents, **{"$defs": defs})
 
 
 def schema_id(name: str) -> str:
@@ -43,8 +56,8 @@ def schema_id(name: str) -> str:
 
 
 @functools.lru_cache(maxsize=64)
-def validator(name: str, pack: tuple[str, ...] | None = None) -> jsonschema.protocols.Validator:
-    registry = _registry(pack)
+def validator(name: str, pack: tuple[str, ...] | None = None, codes: bool = True) -> jsonschema.protocols.Validator:
+    registry = _registry(pack, codes)
     schema = registry.contents(schema_id(name))
     cls = jsonschema.validators.validator_for(schema)
     return cls(schema, registry=registry)
@@ -275,9 +288,12 @@ def is_valid(data: Any, name: str) -> bool:
     return bool(validator(name).is_valid(data))
 
 
-def first_error(data: Any, name: str, pack: tuple[str, ...] | None = None) -> str | None:
-    """A one-line account of why ``data`` is invalid, or None; ``pack``: the only cards it may name."""
-    err = jsonschema.exceptions.best_match(validator(name, pack).iter_errors(data))
+def first_error(data: Any, name: str, pack: tuple[str, ...] | None = None, codes: bool = True) -> str | None:
+    """A one-line account of why ``data`` is invalid, or None; ``pack``: the only cards it may name.
+
+    ``codes``: whether a rejected step must carry an error code (the code level); False at the outcome level.
+    """
+    err = jsonschema.exceptions.best_match(validator(name, pack, codes).iter_errors(data))
     if err is None:
         return None
     where = "/".join(str(p) for p in err.absolute_path)
