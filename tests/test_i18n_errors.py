@@ -119,4 +119,4 @@ def test_an_older_version_whose_english_differs_keeps_its_own_key(tmp_path: Path
     assert "errors.vitou/0.9.0.NO_DEAL" not in texts  # the same English needs no second translation
     # A profile's codes are its base's: vitou-2p extends vitou/1.0.0, Le Truc extends nothing.
     assert error_writer(load_ruleset("vitou-2p"), "UNKNOWN_BID") == "vitou/1.0.0"
-    assert error_writer(load_ruleset("le-truc"), "UNKNOWN_BID") == "le-truc/1.0.0"
+    assert error_writer(load_ruleset("le-truc"), "UNKNOWN_BID") == "le-truc/1.1.0"

@@ -58,6 +58,7 @@ envelope:
 _TRUC = "le-truc/1.0.0"
 _OFFER = [
     "le-truc/1.0.0",
+    "le-truc/1.1.0",
     "vitou-2p/1.0.0",
     "vitou-anticlockwise/1.0.0",
     "vitou-last-bids/1.0.0",
@@ -259,7 +260,7 @@ def test_a_restart_with_the_same_identity_is_no_fault(
     status, doc, report = _certify(tmp_path, capsys, _flip(tmp_path, field))
     assert status == 0, doc["verdicts"]
     assert _starts(tmp_path) == 2
-    assert all(v["certified"] for v in doc["verdicts"])
+    assert all(v["status"] == "conformant" for v in doc["verdicts"])
     assert all(r["verdict"] == "conformant" and r["identity_changed"] is None for r in _reread(report, capsys))
 
 
@@ -272,7 +273,7 @@ def test_a_restart_after_a_crash_with_the_same_identity_goes_on(
     assert doc["restarts"] == 1 and doc["fatal"] is None
     assert [c["id"] for c in doc["cases"] if c["outcome"] != "passed"] == ["VE-9001"]
     (rules,) = [v for v in doc["verdicts"] if v["kind"] == "rules"]
-    assert rules["certified"] is True
+    assert rules["status"] == "conformant"
     _reread(report, capsys)
 
 
@@ -293,7 +294,7 @@ def test_the_honest_outcome_level_engine_is_unaffected(tmp_path: Path, capsys: p
     assert status == 0
     assert _starts(tmp_path) == 2
     assert doc["level"] == "outcome"
-    assert all(v["certified"] for v in doc["verdicts"])
+    assert all(v["status"] == "conformant" for v in doc["verdicts"])
     assert all(r["verdict"] == "conformant" for r in _reread(report, capsys))
 
 

@@ -33,7 +33,7 @@ from vitou_ref.protocol.server import match_from_setup
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORD = ROOT / "tests" / "data" / "le-truc-example.yaml"
-RULESET = "le-truc/1.0.0"
+RULESET = "le-truc/1.1.0"  # the latest: what a bare le-truc names
 SETUP = {"dealer": "B", "deals": [{"A": ["3S", "7H", "4C"], "B": ["2D", "KS", "5H"]}]}
 EXAMPLE = [
     {"seat": "A", "act": "raise", "to": 2},
@@ -188,7 +188,7 @@ def test_rulebook_and_profile_diff(suite: Path, capsys: pytest.CaptureFixture[st
     assert "Example LC-0001" in book and "\n3. A accepts\n" in book  # the example played in the audit's words
     assert main(["profile", "diff", "vitou-2p", "le-truc"]) == 0
     diff = capsys.readouterr().out
-    assert "+++ le-truc/1.0.0" in diff and "+ truc.answer" in diff and "- bid.baraque" in diff
+    assert f"+++ {RULESET}" in diff and "+ truc.answer" in diff and "- bid.baraque" in diff
 
 
 def test_the_adapter_serves_le_truc() -> None:

@@ -469,7 +469,7 @@ def test_fuzz_finds_the_mistake(mistake: str, tmp_path: Path, capsys: pytest.Cap
     (saved,) = tmp_path.glob("*.yaml")
     assert main(["certify", "--suite", str(saved), "--ruleset", "le-truc"]) == 0
     assert main(["certify", "--suite", str(saved), "--ruleset", "le-truc", "--impl", MISTAKES[mistake]]) == 1
-    assert "NOT CONFORMANT le-truc/1.0.0" in capsys.readouterr().out
+    assert "NOT CONFORMANT le-truc/1.1.0" in capsys.readouterr().out
 
 
 def test_the_fake_refuses_an_unknown_mode() -> None:
