@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import functools
 import shlex
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -17,9 +20,10 @@ from . import progress as _p
 from .certify_out import Outputs, Refused, open_report, output_problem, print_verdicts, refuse_taken_names, write_files
 
 if TYPE_CHECKING:  # what a run needs is imported when it starts: building the parser stays cheap
-    from ..kit.certify import Options
+    from ..kit.certify import Listener, Options, Run
     from ..kit.envelope import EnvelopeCase
     from ..kit.fixtures import Case
+    from ..kit.runfiles import JsonlReport
     from ..kit.suite import Suite
     from ..protocol.connection import Connection
     from ..protocol.limits import Limits
@@ -44,7 +48,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         action="append",
         metavar="ID",
         help="ruleset id or id/version (repeatable; 'all': every ruleset of the suite; default: vitou, the latest, "
-        "or all when the suite has no case for it)",
+        "or all when the suite has no case for it, or the one ruleset an implementation offers when it offers one)",
     )
     cert.add_argument("--suite", metavar="DIR|NAME", help=_o.SUITE_HELP)
     cert.add_argument("--only", action="append", metavar="IDS", help="case ids or globs, comma-separated (repeatable)")
@@ -220,7 +224,13 @@ def certify(
             level=level,
         )
         refuse_taken_names((c for cs in plan.cases.values() for c in cs), outputs)
-        return _run(plan, options, early, outputs)
+        # No ruleset asked: an implementation that offers one ruleset alone is certified under it.
+        again = (
+            None
+            if rulesets
+            else functools.partial(_plan, suite, only=only, smoke=smoke, expect_path=expect, rules_file=rules_file)
+        )
+        return _run(plan, options, early, outputs, again)
     except Refused as exc:
         print(f"vitou certify: {escape.text(str(exc), lines=True)}", file=sys.stderr)  # its lines laid out as said
         return 2
@@ -250,6 +260,7 @@ def _plan(
     expect_path: str | None,
     rules_file: str | None,
 ) -> _Plan:
+    """The cases of each ruleset asked (the default's when none is), and what the run needs to judge them."""
     from ..kit.certify import SMOKE_IDS
     from ..kit.suite import cases_matching, load_suite
     from ..rules.registry import load_rules_file
@@ -324,8 +335,8 @@ def _rules(names: list[str]) -> dict[str, Ruleset | None]:
     return out
 
 
-def _run(plan: _Plan, options: Options, early: Connection | None, outputs: Outputs) -> int:
-    from ..kit.certify import Certifier, HarnessError
+def _run(plan: _Plan, options: Options, early: Connection | None, outputs: Outputs, again: Replan | None) -> int:
+    from ..kit.certify import HarnessError
     from ..kit.verdicts import exit_status, verdicts
 
     jsonl = open_report(outputs, plan.suite.root, plan.rules)
@@ -333,7 +344,7 @@ def _run(plan: _Plan, options: Options, early: Connection | None, outputs: Outpu
     line = _p.ProgressLine("certify", total, unit="cases", force=outputs.progress)
     listener = _p.certify_listener(line, jsonl.listen if jsonl else None)
     try:
-        run = Certifier(plan.suite, plan.cases, options, listener, early, plan.envelope).run()
+        run, plan = _certified(plan, options, early, listener, again, jsonl)
     except HarnessError as exc:
         if jsonl:
             jsonl.abort(str(exc))
@@ -350,6 +361,40 @@ def _run(plan: _Plan, options: Options, early: Connection | None, outputs: Outpu
     for text in lost:
         print(f"vitou certify: could not write {escape.text(text)}", file=sys.stderr)
     return 2 if lost else exit_status(vs)
+
+
+Replan = Callable[[list[str]], "_Plan"]  # the plan of the same run for these rulesets
+
+
+def _certified(
+    plan: _Plan,
+    options: Options,
+    early: Connection | None,
+    listener: Listener,
+    again: Replan | None,
+    jsonl: JsonlReport | None,
+) -> tuple[Run, _Plan]:
+    """The run and its plan; with no ruleset asked, an implementation offering one other alone is run under it."""
+    from ..kit.certify import Certifier, HarnessError, pack_of
+    from ..protocol.client import offers_none
+
+    certifier = Certifier(plan.suite, plan.cases, options, listener, early, plan.envelope)
+    try:
+        return certifier.run(), plan
+    except HarnessError as exc:
+        hello = certifier.peer.hello
+        if hello is None or not hello.rulesets or offers_none(options.rulesets, hello.rulesets) is None:
+            raise
+        offered = list(dict.fromkeys(hello.rulesets))
+        if again is None or len(offered) != 1 or offered[0] not in plan.suite.rulesets():
+            shown = offered[0] if len(offered) == 1 else "with one of them"
+            raise HarnessError(f"{exc}; to certify it under a ruleset it offers, give --ruleset {shown}") from None
+    plan = again(offered)
+    if jsonl is not None:
+        jsonl.rules = plan.rules  # its header, written at the start, cites the rulesets run
+    packs = {n: pack_of(r) for n, r in plan.rules.items() if r is not None} if options.validate_protocol else {}
+    options = dataclasses.replace(options, rulesets=plan.names, packs=packs)
+    return Certifier(plan.suite, plan.cases, options, listener, None, plan.envelope).run(), plan
 
 
 __all__ = ["add_parsers", "certify", "load_expect"]

@@ -37,6 +37,7 @@ class Suite:
     retired: Mapping[str, str]
     rules_files: tuple[str, ...] = ()  # the suite's own rulesets (its rulesets/ directory), served beside the shipped
     envelope: tuple[EnvelopeCase, ...] = ()  # cases of raw protocol lines, run once per certification
+    published: bool = True  # one of the suites vitou ships, whole: only its verdicts certify
 
     def applicable(self, ruleset: str) -> list[Case]:
         return [c for c in self.cases if c.applies_to(ruleset)]
@@ -127,7 +128,7 @@ def suite_rules_files(path: str | os.PathLike[str] | None) -> list[str]:
     """The rules files a suite directory brings (none for the bundled suite, or a single file), without loading it."""
     if path is None or not os.fspath(path):  # an empty path is refused by load_suite, never read as "."
         return []
-    own = Path(os.fspath(path)) / RULESETS_DIR
+    own = suite_root(path) / RULESETS_DIR  # a shipped suite by name brings its rulesets as by its path
     return [os.fspath(p) for p in sorted(own.glob("*.yaml"))] if _kind_of(own) == "directory" else []
 
 
@@ -204,7 +205,17 @@ def load_suite(path: str | os.PathLike[str] | None = None) -> Suite:
         tuple(rules_files),
         # A case that ends with stop ends the process it runs on: after every other, in every runner.
         tuple(sorted(envelope, key=lambda c: c.stops)),
+        _published(root),
     )
+
+
+def _published(root: Path) -> bool:
+    """Whether ``root`` is a suite vitou ships, by name or by path, rather than cases of one's own or a part."""
+    try:
+        real = root.resolve()
+        return any(real == (data_dir("conformance") / d).resolve() for d in SHIPPED_SUITES.values())
+    except (OSError, RuntimeError):
+        return False
 
 
 def _file_cases(raw: bytes, path: Path, display: str) -> tuple[Case | EnvelopeCase, ...]:

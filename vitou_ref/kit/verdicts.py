@@ -15,6 +15,7 @@ from ..rules.plurals import counted
 from .certify import ENVELOPE, ERRORED, FAILED, PASSED, SKIPPED, XFAIL, XPASS, CaseResult, Run, outcome_level
 from .envelope import EnvelopeCase
 from .judge import CODE, OUTCOME
+from .notrun import not_run
 
 SECTION_TITLES = {
     "01": "Partners, rank and deal",
@@ -74,6 +75,7 @@ class Verdict:
     level: str = CODE  # the level certified (docs/protocol.md, Levels)
     at_outcome: dict[str, int] | None = None  # a code-level run's counts at the outcome level, if they differ
     changed: str | None = None  # how the implementation changed its identity during the run, if it did
+    suite: str | None = None  # the suite run, when it is not one vitou ships: cases of one's own certify nothing
 
     def section_title(self, section: str) -> str:
         return SECTION_TITLES.get(section, "").format(at=self.twenty_at)
@@ -104,8 +106,8 @@ class Verdict:
 
     @property
     def certified(self) -> bool:
-        """Whether this verdict certifies: a conformant run of the cases, never a smoke test."""
-        return self.status == "conformant" and not self.smoke
+        """Whether this verdict certifies: a conformant run of a shipped suite, never a smoke test."""
+        return self.status == "conformant" and not self.smoke and self.suite is None
 
     def line(self) -> str:
         passed = self.counts.get(PASSED, 0)
@@ -114,11 +116,12 @@ class Verdict:
         else:
             head = "CONFORMANT" if self.status == "conformant" else "NOT CONFORMANT"
         if self.kind == ENVELOPE:
-            text = f"{head} envelope (protocol lines, under {self.ruleset}): {passed}/{self.total} cases"
+            text = f"{head} envelope (protocol lines, under {self.ruleset}): {passed}/{self.total} cases{self._of()}"
         else:
             # The level is named when it is the outcome level, or when the two levels' verdicts differ.
             named = self.level == OUTCOME or self.at_outcome is not None
             text = f"{head}{f' at the {self.level} level' if named else ''} {self.ruleset}: {passed}/{self.total} cases"
+            text += self._of()
             text += f", {self.clauses_passed}/{self.clauses_total} clauses"
         extra = [f"{self.counts[k]} {k}" for k in (FAILED, ERRORED, SKIPPED, XFAIL, XPASS) if self.counts.get(k)]
         if extra:
@@ -133,7 +136,12 @@ class Verdict:
             text += f"; no case of this run counts: {self.changed}"
         if self.smoke:
             text += "; a smoke test, not a certification"
+        elif self.suite is not None:
+            text += "; not the conformance suite: no certification"
         return text
+
+    def _of(self) -> str:
+        return "" if self.suite is None or self.smoke else f" of {escape.text(self.suite, 200)}"
 
     def _outcome_words(self) -> str:
         status = self.levels[OUTCOME]
@@ -201,6 +209,7 @@ def verdicts(run: Run, rules: Mapping[str, Ruleset | None]) -> list[Verdict]:
         v.smoke = run.options.smoke
         v.level = run.level  # an envelope case is a request, never a refused step: it is judged alike at both
         v.changed = changed
+        v.suite = None if run.suite.published else run.suite.root
     return out
 
 
@@ -267,7 +276,13 @@ def render_text(run: Run, vs: list[Verdict]) -> str:
         f"protocol 1.{run.protocol_minor}; offers {escape.text(', '.join(run.offered), 500) or 'nothing'}"
     )
     cases = counted(len(run.suite.cases), "case", "cases")
-    lines.append(f"suite: {cases}; {len(run.results)} run in {run.seconds:.2f}s")
+    if run.suite.envelope:
+        cases += f" and {counted(len(run.suite.envelope), 'envelope case', 'envelope cases')}"
+    sent = sum(1 for r in run.results if r.outcome != SKIPPED)
+    lines.append(f"suite: {cases}; {sent} run in {run.seconds:.2f}s")
+    why = not_run(run)
+    if why:
+        lines.append(f"not run: {why}")
     if run.restarts:
         lines.append(f"restarts: {run.restarts}")
     if run.fatal:

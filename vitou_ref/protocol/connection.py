@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from ..present import escape
 from . import supervise as _supervise
 from .limits import LimitError, Limits, await_exec
+from .startadvice import start_advice
 
 DEFAULT_MAX_LINE = 8 * 1024 * 1024
 STDERR_KEEP = 64 * 1024
@@ -100,7 +101,8 @@ class Connection:
             raise Fault("spawn", str(exc)) from None
         except (OSError, ValueError) as exc:
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            raise Fault("spawn", f"cannot start {self.argv[0]!r}: {why}") from None
+            advice = start_advice(self.argv[0], self.cwd)
+            raise Fault("spawn", f"cannot start {self.argv[0]!r}: {why}{advice}") from None
         finally:
             self._close_report(report)
             if self.proc is None:
@@ -140,7 +142,7 @@ class Connection:
             await_exec(status, self.argv[0], self.limits)
         except LimitError as exc:
             self.kill()
-            raise Fault("spawn", str(exc)) from None
+            raise Fault("spawn", f"{exc}{start_advice(self.argv[0], self.cwd)}") from None
 
     def _limit_note(self, code: int | None) -> str:
         """Which limit ended the process, if one did: its stderr read to the end first, for what it says."""
