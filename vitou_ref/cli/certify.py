@@ -179,7 +179,7 @@ def certify(
 ) -> int:
     from ..kit.certify import REFERENCE_COMMAND, Options, pack_of
     from ..kit.suite import suite_rules_files
-    from ..protocol.connection import Connection, Fault, split_command
+    from ..protocol.connection import split_command
 
     try:
         argv = split_command(impl) if impl is not None else list(REFERENCE_COMMAND)
@@ -196,15 +196,7 @@ def certify(
         print(f"vitou certify: {escape.text(problem)}", file=sys.stderr)  # a path as given: escaped
         return 2
     label = impl if impl is not None else "the bundled reference (python -m vitou_ref.adapter)"
-    # The implementation starts while the suite loads, the two overlapping, when every ruleset asked is
-    # shipped; a name only the suite can tell known from mistyped waits for it: nothing starts for a typo.
-    early: Connection | None = None
-    if _shipped_or_all(rulesets):
-        try:
-            early = Connection(argv, limits=limits)
-            early.open()
-        except Fault:
-            early = None  # reported, with its reason, when the run starts
+    early = _early(argv, rulesets, limits)
     try:
         plan = _plan(suite, rulesets, only, smoke, expect, rules_file)
         packs = {n: pack_of(r) for n, r in plan.rules.items() if r is not None} if validate_protocol else {}
@@ -239,17 +231,23 @@ def certify(
             early.kill()  # a no-op once the run has taken it over and closed it
 
 
-def _shipped_or_all(asked: list[str] | None) -> bool:
-    """Whether every ruleset asked is ``all`` or a shipped one, known before the suite is read."""
+def _early(argv: list[str], asked: list[str] | None, limits: Limits) -> Connection | None:
+    """The implementation started while the suite loads, the two overlapping, when every ruleset asked is ``all`` or
+    a shipped one; a name only the suite can tell known from mistyped waits for it: nothing starts for a typo."""
+    from ..protocol.connection import Connection, Fault
     from ..rules.registry import resolve_name
 
-    for ref in asked or []:
-        if ref != "all":
-            try:
+    try:
+        for ref in asked or []:
+            if ref != "all":
                 resolve_name(ref)
-            except UnknownRuleset:
-                return False
-    return True
+        early = Connection(argv, limits=limits)
+        early.open()
+        return early
+    except UnknownRuleset:
+        return None
+    except Fault:
+        return None  # reported, with its reason, when the run starts
 
 
 def _plan(
