@@ -49,6 +49,22 @@ def test_a_script_without_its_run_bit_says_to_chmod_it_or_name_its_interpreter(
     assert "or name its interpreter: python3 ./my_adapter" in err
 
 
+def test_an_executable_script_without_its_first_line_says_to_name_its_interpreter(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Run bit set, but no "#!" line: the system cannot tell what runs it (Exec format error).
+    script = tmp_path / "my_adapter.py"
+    script.write_text("print('hello')\n", encoding="utf-8")
+    script.chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    assert main(["certify", "--smoke", "--impl", "./my_adapter.py"]) == 2
+    err = capsys.readouterr().err
+    assert (
+        "Exec format error; the file names no interpreter: begin it with a line such as #!/usr/bin/env python3" in err
+    )
+    assert "or name its interpreter: python3 ./my_adapter.py" in err
+
+
 def test_a_program_nowhere_gets_no_advice(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["certify", "--impl", "no-such-program-anywhere"]) == 2
     assert capsys.readouterr().err.strip().endswith("No such file or directory")

@@ -34,7 +34,22 @@ def start_advice(argv0: str, cwd: str | None = None) -> str:
         )
     if not executable:
         return f"; the file is not executable: chmod +x {run}, or name its interpreter: {with_interpreter}"
+    if not _starts_itself(path):  # executable, but nothing says what runs it: Exec format error
+        return (
+            f"; the file names no interpreter: begin it with a line such as #!/usr/bin/env "
+            f"{_interpreter(path).replace('INTERPRETER', 'python3')}, or name its interpreter: {with_interpreter}"
+        )
     return ""
+
+
+def _starts_itself(path: Path) -> bool:
+    """Whether the system can run the file as it is: a script with its #! line, or a program (ELF, Mach-O)."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(4)
+    except OSError:
+        return True  # nothing to say of a file we cannot read
+    return head[:2] == b"#!" or head in (b"\x7fELF", b"\xcf\xfa\xed\xfe", b"\xfe\xed\xfa\xcf")
 
 
 def _interpreter(path: Path) -> str:
