@@ -11,6 +11,7 @@ import pytest
 from helpers import ROOT
 
 from vitou_ref import load_ruleset
+from vitou_ref.audit.audit import Words
 from vitou_ref.audit.i18n import clause_words
 from vitou_ref.audit.notation import parse_notation, write_notation
 from vitou_ref.cli import main
@@ -493,3 +494,24 @@ def test_an_action_after_the_last_deal_is_ruled_in_the_hand_not_dealt(
     assert f"position: {BETWEEN_HANDS['en']}; no deal is left in the record" in capsys.readouterr().out
     description = audit_json(capsys, str(record), "--at", "6")["description"]
     assert description == [BETWEEN_HANDS["en"], "no deal is left in the record"]  # once each
+
+
+@pytest.mark.parametrize(
+    ("lang", "folds", "accepts", "raises"),
+    [
+        ("en", "B folds", "A accepts", "A raises to 2"),  # le-truc.md §3: accepts, folds, raises
+        ("fr", "B se couche", "A tient", "A relance à 2"),  # the French catalogue's Le Truc: tenir, se coucher
+        ("pt", "B desiste", "A aceita", "A aumenta para 2"),
+        ("ru", "B сдаётся", "A принимает", "A повышает до 2"),
+    ],
+)
+def test_le_truc_s_acts_are_said_in_le_truc_s_own_words(lang: str, folds: str, accepts: str, raises: str) -> None:
+    # A raise from the stake of 1 is a raise like any other in Le Truc, and refusing a raise is folding: the
+    # audit speaks the game's words, not Vitou's "opens at" and "refuses".
+    rules = load_ruleset("le-truc")
+    w = Words(rules, lang)
+    assert w.action({"seat": "A", "act": "raise", "to": 2}) == raises
+    assert w.action({"seat": "A", "act": "accept"}) == accepts
+    assert w.action({"seat": "B", "act": "refuse"}) == folds
+    vitou = Words(load_ruleset("vitou"), lang)
+    assert vitou.action({"seat": "S", "act": "refuse"}) != w.action({"seat": "S", "act": "refuse"})

@@ -251,11 +251,11 @@ class Words:
             return self.say("actions", "play", seat=who, card=a.get("card"))
         if act == "raise":
             key = "open" if a.get("to") == tables_for(self.rules).bid_tokens[1] else "raise"
-            return self.say("actions", key, seat=who, bid=a.get("to"))
+            return self.say("actions", self._own(key), seat=who, bid=a.get("to"))
         if act == "accept":
-            return self.say("actions", "accept", seat=who)
+            return self.say("actions", self._own("accept"), seat=who)
         if act == "refuse":
-            return self.say("actions", "refuse", seat=who)
+            return self.say("actions", self._own("refuse"), seat=who)
         if act == "play_hand" and "side" in a:
             return self.say("actions", "decide_play", side=who)
         if act == "decline_hand":
@@ -267,6 +267,12 @@ class Words:
         if act == "signal":
             return self.say("actions", "signal", seat=who, gesture=Ref("gesture", a.get("signal")))
         return repr(a)
+
+    def _own(self, key: str) -> str:
+        """The game's own words for an act where it has them (Le Truc folds where Vitou refuses), else Vitou's."""
+        game = (self.rules.extends or self.rules.name).split("/")[0]
+        own = f"{game}.{key}"
+        return own if own in catalog("en").get("actions", {}) else key
 
     def event(self, e: Event) -> str:
         if isinstance(e, TrickEvent):
