@@ -2,31 +2,10 @@
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
-
 import pytest
+from test_outcome_level import certify, fake, rules_verdict  # the same run of the small suite, read the same way
 
-from vitou_ref.cli import main
 from vitou_ref.rules.schema import first_error
-
-FAKE = Path(__file__).parent / "fakes" / "fake_impl.py"
-SMALL = str(Path(__file__).parent / "data" / "small_suite.yaml")  # VT-0001..VT-0004, one with a rejected step
-
-
-def fake(mode: str) -> str:
-    return f"{sys.executable} {FAKE} {mode} 1"
-
-
-def certify(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict]:
-    status = main(["certify", "--suite", SMALL, "--timeout", "5", "--format", "json", *args])
-    return status, json.loads(capsys.readouterr().out)
-
-
-def rules_verdict(doc: dict) -> dict:
-    (v,) = [v for v in doc["verdicts"] if v["kind"] == "rules"]
-    return v
 
 
 @pytest.mark.parametrize("mode", ["nocodes-text", "nocodes-bare"])

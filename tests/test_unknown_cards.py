@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from vitou_ref import load_ruleset
-from vitou_ref.audit.audit import audit, positions
+from vitou_ref.audit.audit import audit
 from vitou_ref.audit.record import dump_record, read_record
 from vitou_ref.audit.report import audit_json, audit_text
 
@@ -101,7 +101,7 @@ def test_the_legal_actions_offer_a_card_not_recorded_and_never_a_stand_in() -> N
     # Before the first action, North (to lead) may play any of its cards (§02): two known, one not recorded.
     deal = {"N": ["AS", "7H", "?"], "E": ["?", "?", "?"], "S": ["10H", "QS", "8D"], "W": ["7C", "AD", "9S"]}
     record, rules = _record(deal, "N ?")
-    first, after = positions(record, rules)
+    first, after = audit(record, rules, go_on=True).positions
     plays = sorted(a["card"] for a, _ in first.legal if a["act"] == "play")
     assert plays == ["7H", "?", "AS"]
     assert [c for _, c in after.played] == ["?"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,6 +70,7 @@ class Audit:
     rulings: list[Ruling]
     stopped_at: int | None
     final: dict[str, Any]
+    positions: list[Position] = field(default_factory=list)  # before each action ruled, and after the last
 
     def __post_init__(self) -> None:
         # A ground only the whole record gives: the action that ended a hand, for an action made after it.
@@ -90,10 +90,12 @@ def audit(record: Record, rules: Ruleset, go_on: bool = False) -> Audit:
     for c in record.claims:
         claims.setdefault(c.at, []).append(c)
     rulings: list[Ruling] = []
+    positions: list[Position] = []
     stopped = None
     cut_short: tuple[int, Stop] | None = None  # the latest stop that cut an answer short, until the next legal act
     for n, ra in enumerate(record.actions, 1):
         before = replay.position()
+        positions.append(before)
         ruling = Ruling(n, ra.action, ra.text, True, notes=record.annotations.get(n, []), claims=claims.get(n, []))
         try:
             ruling.events = list(replay.apply(ra.action))
@@ -114,13 +116,16 @@ def audit(record: Record, rules: Ruleset, go_on: bool = False) -> Audit:
             reason = exc.why if isinstance(exc.why, Reason) else Reason("card_unreadable", text=str(exc.why))
             _illegal(ruling, rules, exc.code, reason, before)
         ruling.score = m.score
-        if ruling.open is not None:
-            pass
-        elif ruling.legal:
+        if ruling.legal:
             ruling.allowed_by = _allowed_by(before, ra.action)
             ruling.stop = mid_trick_stop(rules, t, before, ra.action, ruling.events)
             cut_short = (n, ruling.stop) if ruling.stop is not None and ruling.stop.answer_of else None
-        elif cut_short is not None and isinstance(ra.action, dict) and ra.action.get("seat") == cut_short[1].answer_of:
+        elif (
+            ruling.open is None
+            and cut_short is not None
+            and isinstance(ra.action, dict)
+            and ra.action.get("seat") == cut_short[1].answer_of
+        ):
             ruling.after_stop = cut_short
         rulings.append(ruling)
         if not ruling.legal and ruling.open is None:
@@ -131,7 +136,8 @@ def audit(record: Record, rules: Ruleset, go_on: bool = False) -> Audit:
     final: dict[str, Any] = {"score": m.score, "dealer": m.dealer, "winner": m.winner}
     if replay.blind is not None:
         final["open"] = replay.blind  # the score and the winner are not known past the first action not ruled
-    return Audit(record, rules, rulings, stopped, final)
+    positions.append(replay.position())
+    return Audit(record, rules, rulings, stopped, final, positions)
 
 
 def _allowed_by(before: Position, action: Any) -> str | None:
@@ -171,18 +177,6 @@ def position_before(record: Record, rules: Ruleset, n: int) -> tuple[Position, l
         r.score = replay.m.score
         done.append(r)
     return replay.position(), done
-
-
-def positions(record: Record, rules: Ruleset) -> list[Position]:
-    """The position before each action, and after the last; an illegal action changes nothing, as in the audit."""
-    replay = Replay(record, rules)
-    out = []
-    for ra in record.actions:
-        out.append(replay.position())
-        with contextlib.suppress(Malformed, IllegalAction, Undetermined):  # not made, as --continue has it
-            replay.apply(ra.action)
-    out.append(replay.position())
-    return out
 
 
 # ------------------------------------------------------------------ wording
@@ -371,5 +365,4 @@ __all__ = [
     "deck_of",
     "position_before",
     "position_of",
-    "positions",
 ]

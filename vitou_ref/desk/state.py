@@ -8,7 +8,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..audit.audit import Audit, Position, audit, positions
+from ..audit.audit import Audit, Position, audit
 from ..audit.notation import parse_notation
 from ..audit.record import MAX_RECORD_BYTES, Record, dump_record, read_record
 from ..engine.tables import tables_for
@@ -129,7 +129,8 @@ class Desk:
         record = dataclasses.replace(record, source=name or self.branch.label(self.lang))
         if len(record.actions) > MAX_ACTIONS:
             raise problem("RECORD_TOO_LONG", say("en", "too_long", n=MAX_ACTIONS), source)
-        return Checked(record, rules, audit(record, rules, go_on=True), positions(record, rules))
+        ruled = audit(record, rules, go_on=True)  # one replay gives the rulings and the positions both
+        return Checked(record, rules, ruled, ruled.positions)
 
     def change(self, data: dict[str, Any]) -> bool:
         """Keep ``data`` as the current record if the loader reads it; else keep the record as it was."""
@@ -393,4 +394,4 @@ def shipped() -> list[str]:
     return shipped_names()
 
 
-__all__ = ["LANGS", "Branch", "Checked", "Desk", "positions", "shipped"]
+__all__ = ["LANGS", "Branch", "Checked", "Desk", "shipped"]
