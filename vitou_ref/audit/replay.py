@@ -51,7 +51,7 @@ class Replay:
         self.blind: Reason | None = None
         self._deal = -1
         self.hidden: list[set[int]] = [set() for _ in t.seat_ids]  # stand-ins still in each seat's hand
-        self.mystery: dict[int, tuple[int, int]] = {}  # a stand-in played as "?" this hand -> (seat, trick)
+        self.mystery: dict[int, int] = {}  # a stand-in played as "?" this hand -> the seat that played it
         self.named: set[int] = set()  # cards named and played this hand
         self.weighed = 0  # the ways tried so far, over the whole record
         self._sync()
@@ -120,14 +120,11 @@ class Replay:
             s, c = self.t.seat_index[action.seat], action.card.id
             self.hidden[s].discard(c)
             if mystery:
-                self.mystery[c] = (s, self.m.trick_number if events == () else self._trick_of(events))
+                self.mystery[c] = s
             else:
                 self.named.add(c)
         self._sync()
         return events
-
-    def _trick_of(self, events: tuple[Event, ...]) -> int:
-        return next((e.trick for e in events if hasattr(e, "trick")), self.m.trick_number)
 
     def _stand_in(self, raw: dict[str, Any]) -> dict[str, Any]:
         """A play of "?": one of the seat's unknown cards, or, when it holds none, a card the record must name."""
@@ -228,7 +225,7 @@ class Replay:
         m, t = self.m, self.t
         s = t.seat_index[action.seat]
         slots: list[tuple[str, int, int]] = [
-            ("trick", i, o) for i, c in enumerate(m.tcards) if c in self.mystery for o in [self.mystery[c][0]]
+            ("trick", i, o) for i, c in enumerate(m.tcards) if c in self.mystery for o in [self.mystery[c]]
         ]
         if mystery:
             slots.append(("now", -1, s))
