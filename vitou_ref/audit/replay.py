@@ -224,9 +224,7 @@ class Replay:
         """Raise :class:`Undetermined` unless every way the unknown cards could be gives the same outcome."""
         m, t = self.m, self.t
         s = t.seat_index[action.seat]
-        slots: list[tuple[str, int, int]] = [
-            ("trick", i, o) for i, c in enumerate(m.tcards) if c in self.mystery for o in [self.mystery[c]]
-        ]
+        slots = [("trick", i, self.mystery[c]) for i, c in enumerate(m.tcards) if c in self.mystery]
         if mystery:
             slots.append(("now", -1, s))
         slots += [
