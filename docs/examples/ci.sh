@@ -1,6 +1,6 @@
 #!/bin/sh
 # Certify an implementation of Vitou, keep its reports, and fail on a regression
-# against the last report. The POSIX shell form of the workflow in docs/ci.md.
+# against the last report. The POSIX shell form of the workflow in docs/how-to/ci.md.
 #
 #   VITOU_IMPL  the implementation's command line (required), e.g. "./my-adapter"
 #   VITOU_OUT   where the reports go (default: vitou-results)
