@@ -1,4 +1,4 @@
-"""The reference adapter answers every hostile line as docs/protocol.md's Transport section says, and keeps serving."""
+"""The reference adapter answers every hostile line as docs/reference/protocol.md's Transport section says, and keeps serving."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ BOM = b"\xef\xbb\xbf"
 
 def _section_05() -> dict[str, Any]:
     """The worked example's request, read from protocol.md itself."""
-    doc = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    doc = (ROOT / "docs" / "reference" / "protocol.md").read_text(encoding="utf-8")
     example = doc[doc.index("## Worked example") :]
     block = re.search(r"```json\n(.*?)```", example, re.S)
     assert block is not None
@@ -409,7 +409,7 @@ CORPUS: list[Hostile] = [
     E("actions-string", with_05(seq=14, actions="N r3"), 14),
     E("all-null", line_of({"cmd": "run", "seq": 15, "ruleset": None, "setup": None, "actions": None}), 15),
     E("all-null-seq-null", line_of({"cmd": "run", "seq": None, "ruleset": None, "setup": None, "actions": None})),
-    # Nulls inside the setup: a setup that cannot be used, score included (docs/protocol.md, null).
+    # Nulls inside the setup: a setup that cannot be used, score included (docs/reference/protocol.md, null).
     E("dealer-null", with_05(seq=16, setup={**SECTION_05["setup"], "dealer": None}), 16),
     E("draw-null", with_05(seq=16, setup={**SECTION_05["setup"], "draw": None}), 16),
     E("draw-null-alone", with_05(seq=16, setup={"draw": None, "deals": SECTION_05["setup"]["deals"]}), 16),

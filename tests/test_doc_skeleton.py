@@ -1,4 +1,4 @@
-"""The skeleton adapter of docs/implementers.md, copied out of the page as it is, is certified on rules and envelope."""
+"""The skeleton adapter of docs/how-to/implementers.md, copied out of the page as it is, is certified on rules and envelope."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from helpers import ROOT
 
-DOC = ROOT / "docs" / "implementers.md"
+DOC = ROOT / "docs" / "how-to" / "implementers.md"
 # The page's `python skeleton.py`, with the interpreter running the tests (the one with vitou's dependencies).
 IMPL = f"{shlex.quote(sys.executable)} skeleton.py"
 FAKES = ROOT / "tests" / "fakes"  # my_engine.py: the engine the skeleton imports, played by the reference

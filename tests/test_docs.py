@@ -1,4 +1,4 @@
-"""The docs that the tests run: every shell and Python example of README.md and docs/*.md, and every stated hash and count.
+"""The docs that the tests run: every shell and Python example of README.md and the docs' pages, every stated hash and count.
 
 How an example runs, and how a page marks what varies or is not run, is
 README's "Examples the tests run" (Development).
@@ -27,7 +27,18 @@ from vitou_ref.hunt.mutants import MUTANTS
 from vitou_ref.kit.provenance import suite_hash
 from vitou_ref.kit.suite import load_suite
 
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+# The site's pages, those written by hand: the generated reference pages hold no example and state no figure.
+GENERATED = {"cli.md", "schemas.md"}
+PAGES = [
+    ROOT / "README.md",
+    *sorted(
+        p
+        for p in (ROOT / "docs").rglob("*.md")
+        if "_build" not in p.parts
+        and "rulesets" not in p.parts
+        and not (p.parent.name == "reference" and p.name in GENERATED)
+    ),
+]
 EXAMPLES: list[Example] = [example(b) for page in PAGES for b in blocks(page) if b.lang in RUN]
 # What every example finds in its directory: the repository's files, as in a checkout (read, never written).
 LINKED = ("spec", "schema", "conformance", "docs", "tools")
@@ -48,7 +59,7 @@ def _sh(cwd: Path, env: dict[str, str], command: str) -> subprocess.CompletedPro
 
 def _truc_example() -> str:
     """implementers.md's case LTX-0001 in a file of its own, as the page says to write it."""
-    text = (ROOT / "docs" / "implementers.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "how-to" / "implementers.md").read_text(encoding="utf-8")
     found = re.search(r"```yaml\n(  - id: LTX-0001\n.*?)```", text, re.S)
     assert found, "implementers.md: the yaml block of case LTX-0001 is missing"
     return "format: 1\ntitle: Le Truc, the worked example\ncases:\n" + textwrap.dedent(found.group(1))

@@ -22,7 +22,7 @@ HERE = Path(__file__).resolve().parent
 SLOPPY = HERE / "fakes" / "sloppy_envelope.py"
 UNDER = "vitou/1.1.0"
 
-# Each mistake of tests/fakes/sloppy_envelope.py, and the envelope cases written to catch it (docs/protocol.md
+# Each mistake of tests/fakes/sloppy_envelope.py, and the envelope cases written to catch it (docs/reference/protocol.md
 # says what each line must get; the case's comment says how). A mode may fail more cases than these.
 CATCHES = {
     "seq_zero": {"VE-0001", "VE-0002", "VE-0003", "VE-0004", "VE-0005", "VE-0011"},

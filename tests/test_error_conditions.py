@@ -179,8 +179,8 @@ def test_every_code_is_the_answer_somewhere_and_outranked_somewhere() -> None:
 
 
 def test_the_implementers_table_lists_every_code_in_order_with_its_acts() -> None:
-    # docs/implementers.md's decision table is what an outsider follows; it must match the spec row for row.
-    text = (ROOT / "docs" / "implementers.md").read_text(encoding="utf-8")
+    # docs/how-to/implementers.md's decision table is what an outsider follows; it must match the spec row for row.
+    text = (ROOT / "docs" / "how-to" / "implementers.md").read_text(encoding="utf-8")
     section = text.split("## From scratch: choosing the error code", 1)[1].split("\n## ", 1)[0]
     rows = re.findall(r"^\| (\d+) \| `([A-Z_]+)` \| ([^|]+) \|", section, re.M)
     spec = load_ruleset(NEW).errors

@@ -21,7 +21,7 @@ from vitou_ref.testing import assert_conforms, conformance_cases
 RULESET = "vitou/1.1.0"
 NESTED = {"nested": [1, {"deeper": [None, True]}], "empty": {}}
 
-# What docs/protocol.md (Messages) names in each object of an answer that is compared; anything
+# What docs/reference/protocol.md (Messages) names in each object of an answer that is compared; anything
 # else is a field a receiver ignores.
 NAMED_EVENT = {
     "trick": {"event", "trick", "winner"},

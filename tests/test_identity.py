@@ -3,7 +3,7 @@
 An engine that answers start one way and, after a restart it provokes (a crash)
 or at the start after a stop case, another way, is at fault: certify, fuzz and
 the pytest plugin say which field changed, and such a run is never certified
-(tests/fakes/identity_flip.py; docs/protocol.md, Starts and restarts).
+(tests/fakes/identity_flip.py; docs/reference/protocol.md, Starts and restarts).
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ def _record(tmp_path: Path, actions: str) -> str:
 
 # Rules text §03: "the next player may accept by playing without raising, raise if entitled, or refuse and
 # concede the hand". Refusing is its own act, never a raise: "S refuses" is South's refusal misspelt, not a
-# raise to a level named "efuses". The notation (docs/records.md) spells the act "refuse", so the group is a
+# raise to a level named "efuses". The notation (docs/reference/records.md) spells the act "refuse", so the group is a
 # notation problem at the word, naming the word it is nearest, and no action is recorded for it.
 
 
@@ -78,7 +78,7 @@ def test_the_desk_keeps_the_record_as_it_was_and_says_the_nearest_word() -> None
 
 # Rules text §03: "you may open at 3. Further raises follow 6, 12, then baraque". A referee writes the raise as
 # the table said it, "raise 3", as often as "r3": the level after the word can be neither a seat nor a side
-# (docs/records.md: seats and sides are the ruleset's letters), so "raise 3" and "r 3" are the same group as
+# (docs/reference/records.md: seats and sides are the ruleset's letters), so "raise 3" and "r 3" are the same group as
 # "r3", and the canonical writer still writes "r3".
 
 

@@ -67,7 +67,7 @@ def _refused(capsys: pytest.CaptureFixture[str], *needles: str) -> str:
 def test_a_raise_in_the_notation_is_written_in_ascii_digits(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], level: str
 ) -> None:
-    # docs/records.md: "N r3" is a bid to the level 3 of the ladder. "W r²" crashed in int(); "W r١٢" was read as a
+    # docs/reference/records.md: "N r3" is a bid to the level 3 of the ladder. "W r²" crashed in int(); "W r١٢" was read as a
     # bid to 12, which nobody wrote. Both are now a notation problem at the group's line and column (12:21).
     assert main(["audit", _record(tmp_path, raise_=f"r{level}")]) == 2
     _refused(capsys, "NOTATION_ACTION", ":12:21:", "digits")

@@ -1,4 +1,4 @@
-"""The outcome level: engines that refuse illegal actions without the ruleset's error codes (docs/protocol.md, Levels)."""
+"""The outcome level: engines that refuse illegal actions without the ruleset's error codes (docs/reference/protocol.md, Levels)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""vitou report and the outcome level: each output says the level each verdict was certified at (docs/protocol.md, Levels)."""
+"""vitou report and the outcome level: each output says the level each verdict was certified at (docs/reference/protocol.md, Levels)."""
 
 from __future__ import annotations
 

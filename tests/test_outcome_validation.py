@@ -1,4 +1,4 @@
-"""--validate-protocol at each level: the schema holds a refusal to what the level judges (docs/protocol.md, Levels)."""
+"""--validate-protocol at each level: the schema holds a refusal to what the level judges (docs/reference/protocol.md, Levels)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from vitou_ref.rules.schema import first_error
 def test_validating_the_protocol_at_the_outcome_level_takes_any_refusal(
     capsys: pytest.CaptureFixture[str], mode: str
 ) -> None:
-    # docs/protocol.md, Levels: at the outcome level a refusal passes whatever its error holds, schema or not.
+    # docs/reference/protocol.md, Levels: at the outcome level a refusal passes whatever its error holds, schema or not.
     status, doc = certify(capsys, "--impl", fake(mode), "--level", "outcome", "--validate-protocol")
     v = rules_verdict(doc)
     assert status == 0 and v["status"] == "conformant"

@@ -15,7 +15,7 @@ from vitou_ref.rules.schema import is_valid
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "schema" / "protocol"
-DOC = ROOT / "docs" / "protocol.md"
+DOC = ROOT / "docs" / "reference" / "protocol.md"
 SPEC = ROOT / "spec" / "vitou-1.1.0.yaml"
 CASES = ROOT / "conformance"
 
@@ -25,7 +25,7 @@ class Rule(NamedTuple):
 
     what: str
     phrase: str  # found in the text once Markdown emphasis is dropped and whitespace collapsed
-    where: str  # "protocol" (docs/protocol.md) or "spec" (the rules of Vitou 1.1.0)
+    where: str  # "protocol" (docs/reference/protocol.md) or "spec" (the rules of Vitou 1.1.0)
     cases: tuple[str, ...] = ()
 
 
@@ -196,7 +196,7 @@ def unjudged(schema_dir: Path, doc: str) -> list[str]:
 def unstated(schema_dir: Path, doc: str, spec: str, rules: tuple[Rule, ...] = RULES) -> list[str]:
     """What the documents leave unsaid: each schema word protocol.md does not name, each rule nowhere written."""
     problems = [
-        f"field or value {word!r} ({places[0]}) is not named in docs/protocol.md"
+        f"field or value {word!r} ({places[0]}) is not named in docs/reference/protocol.md"
         for word, places in sorted(schema_words(schema_dir).items())
         if not stated(word, doc)
     ]
@@ -229,8 +229,8 @@ def test_a_field_added_to_a_schema_without_a_word_in_the_docs_is_caught(tmp_path
     types.write_text(json.dumps(schema), encoding="utf-8")
     doc, spec = _texts()
     assert unstated(copy, doc, spec) == [
-        "field or value 'shuffle_seed' (types.schema.json#/$defs/setup/properties) is not named in docs/protocol.md",
-        "field or value 'signal_seen' (types.schema.json (enum or const)) is not named in docs/protocol.md",
+        "field or value 'shuffle_seed' (types.schema.json#/$defs/setup/properties) is not named in docs/reference/protocol.md",
+        "field or value 'signal_seen' (types.schema.json (enum or const)) is not named in docs/reference/protocol.md",
         "the `setup` of a run: its field 'shuffle_seed' is not in its row of the table",
     ]
     # Named somewhere but not for its object: the table of objects still asks for it.

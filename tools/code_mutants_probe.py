@@ -33,7 +33,7 @@ START = '{"cmd":"start","protocol":1,"seq":1'
 
 
 def limit_line(kind: str, n: int) -> bytes:
-    """A start request at one of the reference adapter's documented limits (docs/protocol.md), or just past it."""
+    """A start request at one of the reference adapter's documented limits (docs/reference/protocol.md), or just past it."""
     if kind == "depth":  # the request object is the first level: n levels in all
         return f'{START},"x":{"[" * (n - 1)}{"]" * (n - 1)}}}'.encode()
     if kind == "digits":

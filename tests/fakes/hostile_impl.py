@@ -862,7 +862,7 @@ MODES: dict[str, Mode] = {
 
 # ---- round two: the comparison: fields a receiver ignores, and slow start plus a hang
 #
-# Clarification 27 and docs/protocol.md: messages are open, actions are closed. A field the
+# Clarification 27 and docs/reference/protocol.md: messages are open, actions are closed. A field the
 # protocol does not name, in any object of an answer (the top level, a step, an event, final,
 # a score, the handshake, an errored answer), is ignored; an action, in a legal set too, never
 # gains one. The counter-modes change a field the protocol names and must still fail.

@@ -1,4 +1,4 @@
-"""The engine docs/implementers.md's skeleton imports, played by the reference, so the skeleton can be run as written."""
+"""The engine docs/how-to/implementers.md's skeleton imports, played by the reference, so the skeleton can be run as written."""
 
 from __future__ import annotations
 

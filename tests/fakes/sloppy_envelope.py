@@ -1,7 +1,7 @@
 """An implementation right on the game and sloppy on the envelope, one way per mode, for the envelope cases' tests.
 
 Usage: python sloppy_envelope.py MODE
-It answers like the reference, except that MODE breaks one thing docs/protocol.md states about lines that
+It answers like the reference, except that MODE breaks one thing docs/reference/protocol.md states about lines that
 are not proper requests, unusable setups, or action fields of the wrong JSON type. Each mode is a mistake
 an implementation could plausibly make; tests/test_envelope.py checks which envelope cases catch each one.
 """

@@ -1,4 +1,4 @@
-"""Audit reports in text, Markdown and JSON (documented in docs/audit.md; schema/audit.schema.json)."""
+"""Audit reports in text, Markdown and JSON (documented in docs/how-to/audit.md; schema/audit.schema.json)."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from ..rules import reader
 
 _T = TypeVar("_T")
 
-# The levels of certification (docs/protocol.md, Levels), for certify, fuzz and the pytest plugin alike.
+# The levels of certification (docs/reference/protocol.md, Levels), for certify, fuzz and the pytest plugin alike.
 LEVEL_HELP = (
     "what a refused action must report: its error code (code), or only that it is refused (outcome); "
     "default: as the implementation's answer to start says (error_codes), else code"

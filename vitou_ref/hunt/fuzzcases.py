@@ -203,7 +203,7 @@ def compare(
 ) -> Divergence | None:
     """The first place the implementation's answer differs from the reference's, as protocol 1.``minor`` words it.
 
-    At the ``outcome`` level a refused step agrees with any refusal, whatever its error says (docs/protocol.md).
+    At the ``outcome`` level a refused step agrees with any refusal, whatever its error says (docs/reference/protocol.md).
     """
 
     def div(where: str, e: Any, a: Any) -> Divergence:

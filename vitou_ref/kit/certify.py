@@ -344,7 +344,7 @@ class Certifier:
     def _judge_stop(self, client: Client, index: int, line: Line) -> str | None:
         """After a stop line: the process must exit with status 0, printing nothing, within the request deadline.
 
-        docs/protocol.md: "at stop, the process exits with status 0". Every request has its deadline, and this
+        docs/reference/protocol.md: "at stop, the process exits with status 0". Every request has its deadline, and this
         one's is --timeout, as any other's. Whatever it did, it is ended, children and all, and is not restarted
         for it: a case after this one starts it anew.
         """

@@ -22,13 +22,13 @@ if TYPE_CHECKING:
     from ..rules.yamlsafe import Document
 
 RULESET = "$ruleset"  # in a json line (a string) or a text line (anywhere), the name of the ruleset the case runs under
-MAX_MESSAGE = 1000  # characters of an errored answer's message (docs/protocol.md, Answers)
+MAX_MESSAGE = 1000  # characters of an errored answer's message (docs/reference/protocol.md, Answers)
 # Characters of an answer a report shows: enough for every answer the shipped lines must get, whole, so that
 # the field that differs is in the report; a bound still, since the answer is the implementation's.
 SHOWN_ANSWER = 2000
 NONE = "none"  # the answer of a line that gets none
 STOP_SHOWN = '{"cmd":"stop"}'  # a stop line, when the line itself is not at hand
-EXIT = "exit"  # the answer of a stop line: none, and the process's exit status (docs/protocol.md: 0)
+EXIT = "exit"  # the answer of a stop line: none, and the process's exit status (docs/reference/protocol.md: 0)
 
 
 def sentinel(seq: int) -> bytes:
@@ -260,7 +260,7 @@ def judge_exit(index: int, status: int | None, printed: bytes, waited: float, li
     if status is None:
         return (
             f"{where}: the process was still running {waited:g} s after stop; "
-            "at stop it exits with status 0 (docs/protocol.md)"
+            "at stop it exits with status 0 (docs/reference/protocol.md)"
         )
     if status < 0:
         return f"{where}: the process was ended by signal {-status} after stop, instead of exiting with status 0"

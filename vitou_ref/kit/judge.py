@@ -50,7 +50,7 @@ def _action_text(a: Any) -> str:
     return json.dumps(a)
 
 
-# The fields protocol v1 names in each object of an answer that is compared (docs/protocol.md,
+# The fields protocol v1 names in each object of an answer that is compared (docs/reference/protocol.md,
 # Messages). Messages are open (clarification 27): a receiver ignores any other field, so only
 # these are compared, and a field named here that is missing or of another type still differs.
 # Actions are closed: a legal set is compared whole, action by action.
@@ -145,7 +145,7 @@ def shape_problem(response: Any, n_actions: int, errored_expected: bool = False)
     return None
 
 
-CODE, OUTCOME = "code", "outcome"  # the levels of certification (docs/protocol.md, Levels)
+CODE, OUTCOME = "code", "outcome"  # the levels of certification (docs/reference/protocol.md, Levels)
 LEVELS = (CODE, OUTCOME)
 
 

@@ -72,7 +72,7 @@ class Verdict:
     twenty_at: int = 20  # the score of the ruleset's twenty-point ending, named in the title of §04
     kind: str = "rules"  # or ENVELOPE: the protocol's lines, judged apart (sections are then topics)
     smoke: bool = False  # a smoke test (--smoke): a few cases, which certify nothing
-    level: str = CODE  # the level certified (docs/protocol.md, Levels)
+    level: str = CODE  # the level certified (docs/reference/protocol.md, Levels)
     at_outcome: dict[str, int] | None = None  # a code-level run's counts at the outcome level, if they differ
     changed: str | None = None  # how the implementation changed its identity during the run, if it did
     suite: str | None = None  # the suite run, when it is not one vitou ships: cases of one's own certify nothing
@@ -295,7 +295,7 @@ def render_text(run: Run, vs: list[Verdict]) -> str:
     for v in vs:
         lines.append("")
         if v.kind == ENVELOPE:
-            lines.append("envelope by topic (docs/protocol.md, lines that are not proper requests):")
+            lines.append("envelope by topic (docs/reference/protocol.md, lines that are not proper requests):")
             lines.extend(f"  {t}: {a}/{b} cases" for t, (a, b) in sorted(v.sections.items()))
             continue
         # A case declares clauses of one section or several, and counts in each: the sections' cases add up to

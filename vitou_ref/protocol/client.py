@@ -12,7 +12,7 @@ never an exception of another type, and its process tree is ended.
 
 One ``Client`` serves a whole run, every restart included: its first
 handshake binds the run's ``Identity``, and a later start that answers
-another one is a ``Fault`` of kind ``identity`` (docs/protocol.md, Starts and
+another one is a ``Fault`` of kind ``identity`` (docs/reference/protocol.md, Starts and
 restarts). certify, fuzz and the plugin learn the level, the minor and the
 offer from ``Client.start``, which only ever returns the first handshake.
 """
@@ -31,7 +31,7 @@ from .limits import Limits
 START = b'{"cmd":"start","protocol":1}\n'
 STOP = b'{"cmd":"stop"}\n'
 PROTOCOL = 1
-PROTOCOL_MINOR = 1  # the latest minor version of protocol 1 this client knows (docs/protocol.md, Versions)
+PROTOCOL_MINOR = 1  # the latest minor version of protocol 1 this client knows (docs/reference/protocol.md, Versions)
 IDENTITY = "identity"  # the kind of the Fault of a start whose answer is not the run's first identity
 
 # What each minor version added to the hand reasons, and what a peer of an
@@ -47,7 +47,7 @@ class Hello:
     implementation: dict[str, Any]
     rulesets: tuple[str, ...]
     minor: int = 0  # protocol 1.minor: 0 when the answer names no protocol_minor
-    codes: bool = True  # False when the answer says "error_codes": false (the outcome level, docs/protocol.md)
+    codes: bool = True  # False when the answer says "error_codes": false (the outcome level, docs/reference/protocol.md)
 
     @property
     def identity(self) -> Identity:
@@ -69,7 +69,7 @@ NOT_SENT: Any = _NotSent()
 
 @dataclass(frozen=True)
 class Identity:
-    """What an answer to start binds for the whole run; the first answer's is the run's (docs/protocol.md).
+    """What an answer to start binds for the whole run; the first answer's is the run's (docs/reference/protocol.md).
 
     A field left out counts as its default (no ``error_codes`` is true, no
     ``protocol_minor`` is 0), as it is read. The offer is a set: the order and

@@ -18,7 +18,7 @@ from ..rules.model import Ruleset
 from .wire import WireError, dumps, is_int, loads
 
 PROTOCOL = 1
-PROTOCOL_MINOR = 1  # protocol 1.1: the hand reason "void" (docs/protocol.md, Versions)
+PROTOCOL_MINOR = 1  # protocol 1.1: the hand reason "void" (docs/reference/protocol.md, Versions)
 MAX_LINE = 16 * 1024 * 1024  # bytes of one request line, its newline not counted
 MAX_MESSAGE = 1000  # characters of an errored answer's message
 CHUNK = 1 << 16  # an oversize line is skipped this many bytes at a time
