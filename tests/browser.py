@@ -89,8 +89,10 @@ class Page:
         self.navigate(html_path)
 
     def navigate(self, where: Path | str) -> None:
-        """Load a file, or an address (``http://...``), and wait until it is loaded and settled."""
-        url = where if isinstance(where, str) and where.startswith("http") else Path(where).resolve().as_uri()
+        """Load a file, or an address (``http://...``, ``file://...?query``), and wait until it is loaded and settled."""
+        url = (
+            where if isinstance(where, str) and where.startswith(("http", "file:")) else Path(where).resolve().as_uri()
+        )
         self._events = [e for e in self._events if e.get("method") != "Page.loadEventFired"]
         self._send("Page.navigate", {"url": url})
         self._wait_for("Page.loadEventFired")
