@@ -127,3 +127,14 @@ def test_an_engine_of_several_other_rulesets_is_told_to_give_one(capsys: pytest.
     assert "give --ruleset with one of them" in capsys.readouterr().err
     assert main(["certify", "--smoke", "--ruleset", "vitou/1.1.0", "--impl", one_offer("le-truc/1.0.0")]) == 2
     assert capsys.readouterr().err.rstrip().endswith("give --ruleset le-truc/1.0.0")
+
+
+def test_cases_chosen_with_only_certify_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    # Nine Le Truc cases pass; nine cases are not the suite, so the verdict may say conformant but not certified.
+    assert main(["certify", "--ruleset", "le-truc", "--only", "LT-000*", "--format", "json"]) == 0
+    verdicts = json.loads(capsys.readouterr().out)["verdicts"]
+    assert verdicts and all(not v["certified"] for v in verdicts)
+    assert all(v["line"].endswith("; cases chosen with --only: no certification") for v in verdicts), verdicts
+    assert main(["certify", "--ruleset", "le-truc", "--only", "LT-000*"]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert "; cases chosen with --only: no certification; tested: " in last and "certified:" not in last

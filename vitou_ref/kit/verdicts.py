@@ -76,6 +76,7 @@ class Verdict:
     at_outcome: dict[str, int] | None = None  # a code-level run's counts at the outcome level, if they differ
     changed: str | None = None  # how the implementation changed its identity during the run, if it did
     suite: str | None = None  # the suite run, when it is not one vitou ships: cases of one's own certify nothing
+    only: bool = False  # cases chosen with --only: a part of the suite certifies nothing
 
     def section_title(self, section: str) -> str:
         return SECTION_TITLES.get(section, "").format(at=self.twenty_at)
@@ -107,7 +108,7 @@ class Verdict:
     @property
     def certified(self) -> bool:
         """Whether this verdict certifies: a conformant run of a shipped suite, never a smoke test."""
-        return self.status == "conformant" and not self.smoke and self.suite is None
+        return self.status == "conformant" and not self.smoke and self.suite is None and not self.only
 
     def line(self) -> str:
         passed = self.counts.get(PASSED, 0)
@@ -138,6 +139,8 @@ class Verdict:
             text += "; a smoke test, not a certification"
         elif self.suite is not None:
             text += "; not the conformance suite: no certification"
+        elif self.only:
+            text += "; cases chosen with --only: no certification"
         return text
 
     def _of(self) -> str:
@@ -210,6 +213,7 @@ def verdicts(run: Run, rules: Mapping[str, Ruleset | None]) -> list[Verdict]:
         v.level = run.level  # an envelope case is a request, never a refused step: it is judged alike at both
         v.changed = changed
         v.suite = None if run.suite.published else run.suite.root
+        v.only = bool(run.options.only)
     return out
 
 
