@@ -14,6 +14,9 @@ _MARKER = re.compile(r"^\s*<!--\s*doc:\s*(?P<body>.*?)\s*-->\s*$")
 _SKIP = re.compile(r"^skip \((?P<why>[^)]+)\)$")
 _SKIP_LINES = re.compile(r'^skip lines with "(?P<text>[^"]+)" \((?P<why>[^)]+)\)$')
 _EXIT = re.compile(r"^exit (?P<status>\d+) \((?P<why>[^)]+)\)$")
+# <!-- doc: file NAME -->: the block is the whole text of the file NAME; <!-- doc: patch NAME -->: a unified diff of it.
+# A page that holds either is a walkthrough: its steps build on each other, and tests/test_tutorial.py runs them in order.
+_WRITE = re.compile(r"^(?P<how>file|patch) (?P<name>\w[\w.-]*)$")
 PROMPT = "$ "
 # In shown output, … stands for any text within a line; a line of … alone, for any lines (none included).
 ANY = "…"
@@ -48,6 +51,7 @@ class Example:
     skipped: str | None = None  # the reason the whole block is not run
     left_out: list[str] = field(default_factory=list)  # lines not run, each with its reason
     status: int = 0  # the exit status the block ends with
+    writes: tuple[str, str] | None = None  # ("file" or "patch", the file's name): the block is a file, not run
 
 
 def blocks(path: Path) -> list[Block]:
@@ -97,6 +101,7 @@ def example(block: Block) -> Example:
     """The example a block makes, with its markers read; DocError for a marker the runner does not know."""
     skipped: str | None = None
     status = 0
+    writes: tuple[str, str] | None = None
     dropped: list[tuple[str, str]] = []
     for body in block.markers:
         if m := _SKIP.match(body):
@@ -105,9 +110,12 @@ def example(block: Block) -> Example:
             dropped.append((m.group("text"), m.group("why")))
         elif m := _EXIT.match(body):
             status = int(m.group("status"))
+        elif m := _WRITE.match(body):
+            writes = (m.group("how"), m.group("name"))
         else:
             raise DocError(
-                f'{block.where}: unknown marker "{body}" (skip (WHY); skip lines with "TEXT" (WHY); exit N (WHY))'
+                f'{block.where}: unknown marker "{body}"'
+                ' (skip (WHY); skip lines with "TEXT" (WHY); exit N (WHY); file NAME; patch NAME)'
             )
     code = block.code
     left_out: list[str] = []
@@ -121,7 +129,12 @@ def example(block: Block) -> Example:
     script, expected = code, block.shown
     if block.lang == "sh" and code.lstrip().startswith(PROMPT):
         script, expected = _session(code)
-    return Example(block, script, expected, skipped, left_out, status)
+    return Example(block, script, expected, skipped, left_out, status, writes)
+
+
+def walkthrough(path: Path) -> bool:
+    """Whether a page writes files (a ``file`` or ``patch`` marker): its blocks then run in order, not one by one."""
+    return any(_WRITE.match(body) for b in blocks(path) for body in b.markers)
 
 
 def _session(code: str) -> tuple[str, str]:
