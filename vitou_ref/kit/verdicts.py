@@ -16,6 +16,7 @@ from .certify import ENVELOPE, ERRORED, FAILED, PASSED, SKIPPED, XFAIL, XPASS, C
 from .envelope import EnvelopeCase
 from .judge import CODE, OUTCOME
 from .notrun import not_run
+from .refusals import Refusals, shown
 
 SECTION_TITLES = {
     "01": "Partners, rank and deal",
@@ -77,6 +78,7 @@ class Verdict:
     changed: str | None = None  # how the implementation changed its identity during the run, if it did
     suite: str | None = None  # the suite run, when it is not one vitou ships: cases of one's own certify nothing
     only: bool = False  # cases chosen with --only: a part of the suite certifies nothing
+    refusals: Refusals | None = None  # who decided the refusals, when the answers mark them: counted, never judged
 
     def section_title(self, section: str) -> str:
         return SECTION_TITLES.get(section, "").format(at=self.twenty_at)
@@ -116,17 +118,17 @@ class Verdict:
             head = "SMOKE OK" if self.ok else "SMOKE FAILED"
         else:
             head = "CONFORMANT" if self.status == "conformant" else "NOT CONFORMANT"
+        # What became of the cases that did not pass, right after the cases they are counted among.
+        extra = [f"{self.counts[k]} {k}" for k in (FAILED, ERRORED, SKIPPED, XFAIL, XPASS) if self.counts.get(k)]
+        how = f" ({', '.join(extra)})" if extra else ""
+        of_cases = f"{passed}/{self.total} cases{self._of()}{how}"
         if self.kind == ENVELOPE:
-            text = f"{head} envelope (protocol lines, under {self.ruleset}): {passed}/{self.total} cases{self._of()}"
+            text = f"{head} envelope (protocol lines, under {self.ruleset}): {of_cases}"
         else:
             # The level is named when it is the outcome level, or when the two levels' verdicts differ.
             named = self.level == OUTCOME or self.at_outcome is not None
-            text = f"{head}{f' at the {self.level} level' if named else ''} {self.ruleset}: {passed}/{self.total} cases"
-            text += self._of()
+            text = f"{head}{f' at the {self.level} level' if named else ''} {self.ruleset}: {of_cases}"
             text += f", {self.clauses_passed}/{self.clauses_total} clauses"
-        extra = [f"{self.counts[k]} {k}" for k in (FAILED, ERRORED, SKIPPED, XFAIL, XPASS) if self.counts.get(k)]
-        if extra:
-            text += f" ({', '.join(extra)})"
         if self.status == "known failures only":
             text += "; every failure is a listed known failure"
         if self.status == "not offered":
@@ -159,8 +161,10 @@ class Verdict:
 
     def to_json(self) -> dict[str, Any]:
         changed = {} if self.changed is None else {"identity_changed": self.changed}
+        refusals = {} if self.refusals is None else {"refusals": self.refusals.to_json()}
         return {
             **changed,
+            **refusals,
             "ruleset": self.ruleset,
             "kind": self.kind,
             "status": self.status,
@@ -201,6 +205,7 @@ def verdicts(run: Run, rules: Mapping[str, Ruleset | None]) -> list[Verdict]:
                 by_section.setdefault(s, []).append(good)
         twenty_at = ruleset.params.twenty_at if ruleset else 20
         v = tallied(name, counts, len(results), by_clause, by_section, twenty_at=twenty_at)
+        v.refusals = shown(run.refusals, name)
         if run.level == CODE and any(r.codes_only for r in results):
             v.at_outcome = counts_of([outcome_level(r.outcome, r.codes_only) for r in results])
         out.append(v)
@@ -311,6 +316,8 @@ def render_text(run: Run, vs: list[Verdict]) -> str:
         lines.append(f"{v.ruleset} by clause: {v.clauses_passed}/{v.clauses_total} clauses pass every case")
         for c, (a, b) in sorted(weak.items()):
             lines.append(f"  {c}: {a}/{b} cases")
+        if v.refusals is not None:
+            lines.append(v.refusals.words(v.ruleset))
     lines.append("")
     lines.extend(f"{v.line()}; {attribution(run, v)}" for v in vs)
     return "\n".join(lines) + "\n"
@@ -355,6 +362,8 @@ def render_markdown(run: Run, vs: list[Verdict]) -> str:
                 ["clause", "cases passed"], [[code(c), f"{a}/{b}"] for c, (a, b) in sorted(v.clauses.items())]
             ),
         ]
+        if v.refusals is not None:
+            out += ["", md(v.refusals.words(v.ruleset))]
         out.append("")
     bad = [r for r in run.results if r.outcome in (FAILED, ERRORED, XPASS)]
     if bad:
