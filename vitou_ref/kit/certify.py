@@ -16,6 +16,7 @@ from ..rules.plurals import counted
 from .envelope import NONE, EnvelopeCase, Line, judge_answer, judge_exit, judge_sentinel, sentinel
 from .fixtures import Case
 from .judge import CODE, OUTCOME, Difference, compare, shape_problem
+from .refusals import Refusals, count
 from .suite import Suite
 
 if TYPE_CHECKING:
@@ -65,9 +66,7 @@ class CaseResult:
     difference: Difference | None = None
     seconds: float = 0.0
     known: str | None = None  # the reason given in --expect, if listed
-    fault: str | None = (
-        None  # for an errored case, how the peer failed: crash, timeout, protocol, shape, schema, identity
-    )
+    fault: str | None = None  # how an errored case's peer failed: crash, timeout, protocol, shape, schema, identity
     codes_only: bool = False  # it differs at the code level and agrees at the outcome level: only its codes differ
 
     @property
@@ -147,6 +146,7 @@ class Run:
     seconds: float = 0.0  # the whole run, process start included
     case_seconds: float = 0.0  # from the first request to the last answer
     planned: dict[str, Any] = field(default_factory=dict)  # the ids to be run, per ruleset and envelope: the header's
+    refusals: dict[str, Refusals] = field(default_factory=dict)  # per ruleset: who decided them, as the answers say
 
     def plan(self) -> dict[str, Any]:
         """What the run is to send, as the report's header declares it: every case id per ruleset, and the envelope's."""
@@ -384,6 +384,7 @@ class Certifier:
         bad_shape = shape_problem(response, len(case.plain_actions), expect.errored)
         if bad_shape is not None:
             return CaseResult(case, ruleset, ERRORED, bad_shape, fault="shape")
+        count(run.refusals, ruleset, response)  # counted, never judged: the verdict is the comparison's alone
         diff = compare(case, expect, response, run.protocol_minor)
         if diff is None:
             return CaseResult(case, ruleset, PASSED)
