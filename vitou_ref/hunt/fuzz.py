@@ -57,8 +57,7 @@ class Fuzzer:
         max_restarts: int = 3,
         progress: Callable[[int, int], None] | None = None,  # (matches tried, divergences found: 0 or 1)
         limits: Limits | None = None,  # None: the defaults
-        level: str
-        | None = None,  # code or outcome (docs/reference/protocol.md, Levels); None: as the answer to start says
+        level: str | None = None,  # code or outcome (the protocol's Levels); None: as the answer to start says
     ) -> None:
         self.asked_level = level
         self.level = level or CODE

@@ -47,9 +47,7 @@ class Hello:
     implementation: dict[str, Any]
     rulesets: tuple[str, ...]
     minor: int = 0  # protocol 1.minor: 0 when the answer names no protocol_minor
-    codes: bool = (
-        True  # False when the answer says "error_codes": false (the outcome level, docs/reference/protocol.md)
-    )
+    codes: bool = True  # False when the answer says "error_codes": false (the outcome level, the protocol's Levels)
 
     @property
     def identity(self) -> Identity:
