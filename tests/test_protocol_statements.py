@@ -1,4 +1,4 @@
-"""Every field the protocol's schemas name, and every rule the suite enforces about them, is stated in protocol.md."""
+"""Every field the protocol's schemas name, and every rule the suite enforces about them, is stated in its pages."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from vitou_ref.rules.schema import is_valid
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "schema" / "protocol"
 DOC = ROOT / "docs" / "reference" / "protocol.md"
+STRICTNESS = ROOT / "docs" / "reference" / "strictness.md"  # how strictly it is read: the protocol's too
 SPEC = ROOT / "spec" / "vitou-1.1.0.yaml"
 CASES = ROOT / "conformance"
 
@@ -25,7 +26,7 @@ class Rule(NamedTuple):
 
     what: str
     phrase: str  # found in the text once Markdown emphasis is dropped and whitespace collapsed
-    where: str  # "protocol" (docs/reference/protocol.md) or "spec" (the rules of Vitou 1.1.0)
+    where: str  # "protocol" (docs/reference/protocol.md and strictness.md) or "spec" (the rules of Vitou 1.1.0)
     cases: tuple[str, ...] = ()
 
 
@@ -69,12 +70,12 @@ RULES: tuple[Rule, ...] = (
     # extra fields and null
     Rule("messages are open", "a receiver ignores a field it does not know", "protocol"),
     Rule("actions are closed", "An *action* never gains a field", "protocol", ("VE-0020",)),
-    Rule("null is not absent", "A field whose value is `null` is a field of the wrong type", "protocol", ("VE-0013",)),
+    Rule("null is not absent", "`null` is a value of the wrong type, never an absent field", "protocol", ("VE-0013",)),
     Rule("a null action", "a `null` action or a `null` field of an action makes a rejected step", "protocol"),
     # the setup
     Rule(
         "the setup is open",
-        "A field of the setup other than `dealer`, `draw`, `score` and `deals` is ignored",
+        "`dealer`, `draw`, `score`, `deals`: any other field is ignored",
         "protocol",
         ("VE-0021",),
     ),
@@ -155,7 +156,7 @@ def stated(word: str, text: str) -> bool:
     return f"`{word}`" in text or f'"{word}"' in text
 
 
-# Each object of protocol.md's table of "the fields it is judged by", and where the schemas give its fields.
+# Each object of the table of "the fields it is judged by" (strictness.md), and where the schemas give its fields.
 STEP, EVENT = ("types", "$defs", "step"), ("types", "$defs", "event")
 OBJECTS: dict[str, tuple[tuple[str | int, ...], ...]] = {
     "the answer to `start`": (("start-response", "properties"),),
@@ -180,12 +181,12 @@ def _at(schema_dir: Path, pointer: tuple[str | int, ...]) -> Any:
 
 
 def unjudged(schema_dir: Path, doc: str) -> list[str]:
-    """Each field a schema gives an object that the object's row of protocol.md's table does not name."""
+    """Each field a schema gives an object that the object's row of the table of objects does not name."""
     problems = []
     for label, pointers in OBJECTS.items():
         row = next((line for line in doc.splitlines() if line.startswith(f"| {label} |")), None)
         if row is None:
-            problems.append(f"protocol.md's table of objects has no row {label!r}")
+            problems.append(f"the table of objects (strictness.md) has no row {label!r}")
             continue
         named = set(re.findall(r"`([^`]+)`", row.split("|")[2]))
         fields = {name for p in pointers for name in _at(schema_dir, p)}
@@ -211,7 +212,8 @@ def unstated(schema_dir: Path, doc: str, spec: str, rules: tuple[Rule, ...] = RU
 
 
 def _texts() -> tuple[str, str]:
-    return DOC.read_text(encoding="utf-8"), SPEC.read_text(encoding="utf-8")
+    doc = DOC.read_text(encoding="utf-8") + "\n" + STRICTNESS.read_text(encoding="utf-8")
+    return doc, SPEC.read_text(encoding="utf-8")
 
 
 def test_every_field_and_rule_of_the_protocol_is_stated() -> None:
@@ -259,9 +261,9 @@ def test_each_rule_names_cases_of_the_suite_and_the_doc_cites_them() -> None:
     ids = _case_ids()
     named = {c for r in RULES for c in r.cases}
     assert named - ids == set()
-    doc = DOC.read_text(encoding="utf-8")
+    doc, _ = _texts()
     cited = set(re.findall(r"\b(?:VT|VE)-[0-9]{4}\b", doc))
-    assert cited - ids == set(), "protocol.md cites a case the suite does not have"
+    assert cited - ids == set(), "protocol.md or strictness.md cites a case the suite does not have"
 
 
 SETUP = {"dealer": "W", "deals": []}
@@ -285,7 +287,7 @@ def test_the_setup_schema_reads_as_protocol_md(setup: Mapping[str, Any], valid: 
 
 def test_a_score_in_an_answer_still_names_a_side() -> None:
     # An answer's score names every side of the ruleset; the schema, which cannot know them, asks for one.
-    final = {"score": {}, "dealer": "N", "winner": None}
+    final: dict[str, Any] = {"score": {}, "dealer": "N", "winner": None}
     answer = {"seq": 1, "legal": [], "steps": [], "final": final}
     assert not is_valid(answer, "protocol/run-response")
     assert is_valid({**answer, "final": {**final, "score": {"NS": 0, "EW": 0}}}, "protocol/run-response")

@@ -114,10 +114,17 @@ def schemas_page() -> str:
 
 def write_pages() -> list[Path]:
     """Writes the generated pages under docs/reference; returns their paths."""
+    from docs_rulesets import pages as ruleset_pages  # a page for every shipped ruleset, and their index
+    from docs_rulesets import stale_pages
+
     REFERENCE.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, text in (("cli.md", cli_page()), ("schemas.md", schemas_page())):
+    generated = {"cli.md": cli_page(), "schemas.md": schemas_page(), **ruleset_pages()}
+    for stale in stale_pages(generated):
+        stale.unlink()  # the page of a ruleset no longer shipped
+    for name, text in generated.items():
         path = REFERENCE / name
+        path.parent.mkdir(parents=True, exist_ok=True)
         if not path.exists() or path.read_text(encoding="utf-8") != text + "\n":
             path.write_text(text + "\n", encoding="utf-8")  # unchanged pages keep their time: no rebuild
         written.append(path)
