@@ -30,10 +30,11 @@ def _option_rows(parser: argparse.ArgumentParser) -> list[str]:
     for action in parser._actions:
         if action.help == argparse.SUPPRESS or isinstance(action, argparse._SubParsersAction):
             continue
-        names = ", ".join(action.option_strings) or action.metavar or action.dest
+        metavar = action.metavar or (action.dest.upper() if action.option_strings else action.dest)
+        shown = metavar if isinstance(metavar, str) else " ".join(metavar)
+        names = ", ".join(action.option_strings) or shown
         if action.option_strings and action.nargs != 0:
-            metavar = action.metavar or action.dest.upper()
-            names += f" {metavar if isinstance(metavar, str) else ' '.join(metavar)}"
+            names += f" {shown}"
         help_text = (action.help or "") % {"default": action.default, "prog": parser.prog}
         if action.choices is not None and not isinstance(action.choices, dict):
             help_text += f" (one of: {', '.join(str(c) for c in action.choices)})"
