@@ -1,6 +1,6 @@
 """What certify says: a mistyped ruleset, a smoke run, who is certified, and the adapter's own words when it fails.
 
-The expected words come from the README's certify section and docs/reference/protocol.md:
+The expected words come from docs/explanation/verdict.md and docs/reference/protocol.md:
 a ruleset the kit does not know is a usage error (exit 2) naming the known
 ones, as every command says it (``unknown ruleset 'x'; known: ...``); a smoke
 run and a run that is not conformant certify nothing; an implementation that

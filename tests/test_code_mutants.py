@@ -323,7 +323,7 @@ def test_the_probe_runs_spec_check_only_for_the_rules_modules(tmp_path: Path) ->
 
 @pytest.mark.slow
 def test_a_stratified_sample_scores_above_the_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # The sample CI runs: 40 mutants (seed 1), each module's share kept. The full run's figure is in README;
+    # The sample CI runs: 40 mutants (seed 1), each module's share kept. The full run's figure is in docs/how-to/fuzz.md;
     # a sample of 40 cannot hold the 95% line exactly, so it is held at 90%: a regression of the suite or a
     # change that adds survivors shows here first.
     out = tmp_path / "sample.json"

@@ -18,7 +18,7 @@ from vitou_ref.audit.audit import audit
 from vitou_ref.audit.record import load_record
 
 DISPUTES = ROOT / "conformance" / "disputes"
-SCREENSHOT = ROOT / "docs" / "images" / "desk.png"  # the README's picture, written when VITOU_DESK_SCREENSHOT is set
+SCREENSHOT = ROOT / "docs" / "images" / "desk.png"  # the docs' picture, written when VITOU_DESK_SCREENSHOT is set
 SECTION_05 = {"N": ["AS", "7H", "8C"], "E": ["9C", "KD", "JH"], "S": ["10H", "QS", "8D"], "W": ["7C", "AD", "9S"]}
 
 

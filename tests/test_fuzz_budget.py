@@ -94,7 +94,7 @@ def test_a_fault_that_never_shows_again_is_called_flaky(tmp_path: Path, capsys: 
 
 
 def _stated_bound(t: float, s: float, r: int) -> float:
-    # README, What a verdict guarantees, and vitou fuzz --help: faults cost at most (R + 3) x (S + T) + 1 s.
+    # docs/explanation/verdict.md and vitou fuzz --help: faults cost at most (R + 3) x (S + T) + 1 s.
     return (r + 3) * (s + t) + 1
 
 

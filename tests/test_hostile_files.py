@@ -419,7 +419,7 @@ def test_a_claim_of_an_unknown_code_is_a_located_error(tmp_path: Path) -> None:
 
 
 # ---- round two: reports and saved counts. A report is checked against its own header and footer and the suite
-# it claims before it is believed (docs/reference/protocol.md's certify report; README "What a verdict guarantees"); saved
+# it claims before it is believed (docs/reference/protocol.md's certify report; docs/explanation/verdict.md); saved
 # counts are checked against what matches can count (vitou_ref/sim/figures.py): exit 2 with a located code, never 3.
 
 REPORT_CMDS = {

@@ -97,7 +97,7 @@ BOUNDS = {
     # (after R restarts the remaining cases are not run).
     "certify": CASES * T + (1 + R) * S + GRACE + SLACK,
     # min(FUZZ_MAX + max(T, S), (R + 3) x (S + T)) + GRACE + SLACK = min(34, 24) + 3 + 12 = 39 s
-    # (README, What a verdict guarantees): at most 1 + R starts while searching and shrinking and
+    # (docs/explanation/verdict.md): at most 1 + R starts while searching and shrinking and
     # 2 to check a divergence, each with at most one request waited out; --max-seconds bounds the
     # whole run, the check included, with one request or one start in flight when the time is up.
     "fuzz": min(FUZZ_MAX + max(T, S), (R + 3) * (S + T)) + GRACE + SLACK,

@@ -370,7 +370,7 @@ def test_spec_diff_reports_the_level_and_the_bump(tmp_path: Path, capsys: pytest
 
 
 def test_spec_diff_of_the_shipped_versions(capsys: pytest.CaptureFixture[str]) -> None:
-    # The example of the README: 1.1.0 is a minor edition of 1.0.0, and says so.
+    # The example of docs/explanation/versions.md: 1.1.0 is a minor edition of 1.0.0, and says so.
     assert main(["spec", "diff", "vitou/1.0.0", "vitou/1.1.0", "--format", "json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["bump"] == "MINOR" and report["understated"] is False

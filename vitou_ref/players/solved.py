@@ -15,7 +15,7 @@ thumb's choice when it is among them, else to the earliest in ``obs.legal``. Det
 
 Why bids stay in the worlds: a solved world held at the level in force leaves out the raise the
 other side answers with, and judged that way bids and acceptances look safer than they are (in the
-two-player game such a player lost to ``search``; measured in README).
+two-player game such a player lost to ``search``; measured in docs/explanation/statistics.md).
 """
 
 from __future__ import annotations
