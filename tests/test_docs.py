@@ -194,7 +194,9 @@ V11, V10 = "vitou/1.1.0", "vitou/1.0.0"
 FIGURES: list[tuple[str, Callable[[dict[str, int], re.Match[str]], list[tuple[int, int]]]]] = [
     (
         r"CONFORMANT(?: at the outcome level| at the code level)? (vitou/1\.[01]\.0|le-truc/1\.0\.0):\s+"
-        r"\d+/(\d+)\s+cases(?:\s+\([^)]*\))?,\s+(?:\d+/(\d+)\s+clauses)?",
+        r"\d+/(\d+)\s+cases(?:\s+\([^)]*\))?,\s+(?:\d+/(\d+)\s+clauses)?"
+        # A run of some cases only (--only, a smoke test, one's own suite) counts what it ran, not the suite.
+        r"(?![^\n]*(?:chosen\s+with\s+--only|a\s+smoke\s+test|not\s+the\s+conformance\s+suite))",
         lambda c, m: [(int(m[2]), c[f"cases {m[1]}"])] + ([(int(m[3]), c[f"clauses {m[1]}"])] if m[3] else []),
     ),
     (
