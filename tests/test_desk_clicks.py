@@ -12,7 +12,7 @@ from browser import DESKTOP, PHONE, Page, page
 from deskserver import served
 from helpers import ROOT
 
-SHOTS = ROOT / "docs" / "images"  # the how-to's pictures, written when VITOU_DESK_SCREENSHOT is set
+SHOTS = ROOT / "docs" / "images"  # the desk pages' pictures, written when VITOU_DESK_SCREENSHOT is set
 
 
 def _choose(p: Page, selector: str, value: str) -> None:

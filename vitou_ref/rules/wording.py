@@ -79,7 +79,7 @@ def profile_warnings(doc: Document, rules: Ruleset) -> list[Problem]:
     return sorted(out, key=lambda p: (p.line or 0, p.column or 0))
 
 
-# What a descriptive clause describes that no data of any ruleset can change, and why (docs/profiles.md).
+# What a descriptive clause describes that no data of any ruleset can change, and why (docs/reference/profiles.md).
 FIXED_FOR_EVERY_RULESET = {
     "bid.answer": (
         "who answers a bid is fixed for each way of answering, not data (the rule bid_answer says when and how a "
