@@ -26,6 +26,7 @@ suppress_warnings: list[str] = []
 html_theme = "furo"
 html_title = "vitou"
 # Nothing is loaded from the network: Furo ships its fonts and scripts, Sphinx its search.
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["vitou.css"]
 html_show_sourcelink = False
 html_copy_source = False

@@ -80,7 +80,7 @@ def test_the_index_lists_every_ruleset_and_every_profile_with_its_base() -> None
     for rules in RULES:
         assert f"]({rules.id}-{rules.version}.md)" in index
     for profile in (r for r in LOADED.values() if r.extends):
-        row = next(line for line in index.splitlines() if line.startswith(f"| {profile.name} |"))
+        row = next(line for line in index.splitlines() if line.startswith(f"| ` {profile.name} ` |"))
         assert str(profile.extends) in row
 
 

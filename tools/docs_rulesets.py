@@ -99,7 +99,7 @@ def index_page(loaded: Mapping[str, Ruleset]) -> str:
         pages_of = {r.name: page_of(r) for r in rules}
         base = {p.name: text(p.extends) for p in profiles}
         base.update({p.name: f"[{base[p.name]}]({pages_of[p.extends]})" for p in profiles if p.extends in pages_of})
-        rows = [[text(p.name), base[p.name], text(p.title), cell_code(p.content_hash)] for p in profiles]
+        rows = [[cell_code(p.name), base[p.name], text(p.title), cell_code(p.content_hash)] for p in profiles]
         lines += [
             "## Profiles",
             "",
