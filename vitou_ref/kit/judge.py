@@ -190,7 +190,7 @@ def compare(
         if exp.legal is not None and _canonical_set(got.get("legal")) != exp.legal_canon:
             have = _as_set(got.get("legal"))
             return Difference(
-                where, "legal set", exp.plain_legal_set, have if have is not None else got.get("legal"), action
+                where, "legal set after it", exp.plain_legal_set, have if have is not None else got.get("legal"), action
             )
     if not same_final(want_final, response["final"], sides):
         return Difference("final", "final state", want_final, named_final(response["final"], sides))
