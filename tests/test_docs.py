@@ -60,10 +60,10 @@ def _sh(cwd: Path, env: dict[str, str], command: str) -> subprocess.CompletedPro
 
 
 def _truc_example() -> str:
-    """implementers.md's case LTX-0001 in a file of its own, as the page says to write it."""
-    text = (ROOT / "docs" / "how-to" / "implementers.md").read_text(encoding="utf-8")
+    """write-a-ruleset.md's case LTX-0001 in a file of its own, as the page says to write it."""
+    text = (ROOT / "docs" / "how-to" / "write-a-ruleset.md").read_text(encoding="utf-8")
     found = re.search(r"```yaml\n(  - id: LTX-0001\n.*?)```", text, re.S)
-    assert found, "implementers.md: the yaml block of case LTX-0001 is missing"
+    assert found, "write-a-ruleset.md: the yaml block of case LTX-0001 is missing"
     return "format: 1\ntitle: Le Truc, the worked example\ncases:\n" + textwrap.dedent(found.group(1))
 
 
