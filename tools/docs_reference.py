@@ -77,7 +77,48 @@ def cli_page() -> str:
     ]
     for name, child in _subcommands(parser):
         lines += _command(f"vitou {name}", child, 2)
-    return "\n".join(lines)
+    return "\n".join([*lines, *_plugin_section()])
+
+
+class _Options:
+    """Stands for pytest's parser and its option group: records what the plugin adds, as pytest would be told it."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, dict[str, Any]]] = []
+
+    def getgroup(self, *_args: Any, **_kwargs: Any) -> _Options:
+        return self
+
+    def addoption(self, name: str, **kwargs: Any) -> None:
+        self.rows.append((name, kwargs))
+
+
+def _plugin_section() -> list[str]:
+    """The options the pytest plugin adds to pytest, from its own pytest_addoption."""
+    from vitou_ref.pytest_plugin import pytest_addoption
+
+    options = _Options()
+    pytest_addoption(options)  # type: ignore[arg-type]  # the plugin asks only getgroup and addoption of it
+    rows = []
+    for name, kwargs in options.rows:
+        value = kwargs.get("metavar") or "{" + ",".join(kwargs.get("choices") or ("VALUE",)) + "}"
+        shown = name if kwargs.get("action") == "store_true" else f"{name} {value}"
+        help_text = kwargs.get("help") or ""
+        if kwargs.get("choices"):
+            help_text += f" (one of: {', '.join(kwargs['choices'])})"
+        rows.append(f"| `{shown}` | {_escape(help_text)} |")
+    return [
+        "",
+        "## The pytest plugin",
+        "",
+        "Installed with vitou, the plugin adds these options to `pytest` (they do nothing unless `--vitou-impl` is",
+        "given or a test takes the `vitou_case` fixture); `pytest --help` lists them under *Vitou conformance*.",
+        "",
+        "| option | what it does |",
+        "|---|---|",
+        *rows,
+        "",
+    ]
 
 
 def _properties(schema: dict[str, Any]) -> list[str]:
