@@ -24,9 +24,11 @@ def _every_parser(parser: argparse.ArgumentParser, path: str) -> list[tuple[str,
 
 
 def _sections(page: str) -> dict[str, str]:
-    """Each command's section of the page: from its heading to the next heading of any level."""
+    """Each command's options on the page: the rows between its heading and the next heading of any level."""
     parts = re.split(r"^#{2,4} `(vitou[^`]*)`$", page, flags=re.M)
-    return dict(zip(parts[1::2], parts[2::2]))
+    # The rows of its table of options only: the usage line above it names every option too, but explains none.
+    rows = ["\n".join(line for line in body.splitlines() if line.startswith("| `")) for body in parts[2::2]]
+    return dict(zip(parts[1::2], rows))
 
 
 def test_every_command_and_option_is_on_the_cli_page() -> None:
