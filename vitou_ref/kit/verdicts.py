@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .._version import __version__
+from ..engine.reasons import catalog
 from ..present import escape
 from ..present import markdown as mdown
 from ..protocol.client import IDENTITY
@@ -18,14 +20,16 @@ from .judge import CODE, OUTCOME
 from .notrun import not_run
 from .refusals import Refusals, shown
 
-SECTION_TITLES = {
-    "01": "Partners, rank and deal",
-    "02": "Win the hand and tied tricks",
-    "03": "Raise, accept or refuse",
-    "04": "The {at}-point ending",  # at: the ruleset's own score of that ending
-    "05": "Refusal is a score decision",
-    "06": "Signals and table talk",
-}
+
+def section_title(section: str, at: int) -> str:
+    """A section's title as the rulebook names it (the English catalogue), for any ruleset's text: "Raise, accept or refuse".
+
+    ``at``: the ruleset's own score of its twenty-point ending, which a title may name.
+    """
+    title = str(catalog("en").get("rulebook", {}).get("sections", {}).get(section, ""))
+    with contextlib.suppress(KeyError, IndexError, ValueError):
+        title = title.format(at=at)
+    return title
 
 
 def status_of(counts: Mapping[str, int], total: int) -> str:
@@ -81,7 +85,7 @@ class Verdict:
     refusals: Refusals | None = None  # who decided the refusals, when the answers mark them: counted, never judged
 
     def section_title(self, section: str) -> str:
-        return SECTION_TITLES.get(section, "").format(at=self.twenty_at)
+        return section_title(section, self.twenty_at)
 
     def _status(self, counts: Mapping[str, int]) -> str:
         # Answers given under two identities are no run of one implementation: no case of it can certify.
@@ -260,9 +264,7 @@ def _envelope_verdict(results: list[CaseResult]) -> Verdict:
 
 def rules_text(ruleset: Ruleset) -> dict[str, Any]:
     """For a report's header: the ruleset's sections with their titles, each clause's section, the ids replaced."""
-    titles = {
-        s: SECTION_TITLES.get(s, "").format(at=ruleset.params.twenty_at) for s in {c.section for c in ruleset.clauses}
-    }
+    titles = {s: section_title(s, ruleset.params.twenty_at) for s in {c.section for c in ruleset.clauses}}
     clauses = {c.id: c.section for c in ruleset.clauses}
     return {"sections": dict(sorted(titles.items())), "clauses": clauses, "replaced": dict(ruleset.replaced)}
 
