@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -138,3 +140,21 @@ def test_cases_chosen_with_only_certify_nothing(capsys: pytest.CaptureFixture[st
     assert main(["certify", "--ruleset", "le-truc", "--only", "LT-000*"]) == 0
     last = capsys.readouterr().out.splitlines()[-1]
     assert "; cases chosen with --only: no certification; tested: " in last and "certified:" not in last
+
+
+def test_fuzz_of_an_engine_of_another_game_says_which_ruleset_to_give(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fuzz", "--impl", one_offer("le-truc/1.1.0"), "--examples", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "offers le-truc/1.1.0; to run it under a ruleset it offers, give --ruleset le-truc/1.1.0" in err
+
+
+def test_the_plugin_says_which_ruleset_to_give(tmp_path: Path) -> None:
+    (tmp_path / "test_c.py").write_text("def test_case(vitou_case):\n    vitou_case.check()\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "vitou_ref.pytest_plugin",
+         "--vitou-impl", one_offer("le-truc/1.1.0"), "test_c.py"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
+        env=dict(os.environ, PYTHONPATH=str(Path(__file__).parent.parent)),
+    )  # fmt: skip
+    assert done.returncode == 4, done.stdout + done.stderr
+    assert "give --vitou-ruleset le-truc/1.1.0" in done.stdout + done.stderr

@@ -233,7 +233,11 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     try:
         certifier.open(run)
     except HarnessError as exc:
-        raise pytest.UsageError(f"--vitou-impl: {exc}") from None
+        from .protocol.client import offered_advice, offers_none
+
+        hello = certifier.peer.hello
+        offered = hello.rulesets if hello is not None and offers_none(options.rulesets, hello.rulesets) else ()
+        raise pytest.UsageError(f"--vitou-impl: {exc}{offered_advice(offered, '--vitou-ruleset')}") from None
     cfg.stash[_CERTIFIER] = _Certifying(certifier, run)
 
 

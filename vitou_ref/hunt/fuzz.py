@@ -11,7 +11,7 @@ from typing import Any, NoReturn
 from ..engine.actions import Malformed, action_from_json
 from ..engine.tables import tables_for
 from ..kit.judge import CODE, OUTCOME
-from ..protocol.client import IDENTITY, PROTOCOL_MINOR, Client, Fault, offers_none
+from ..protocol.client import IDENTITY, PROTOCOL_MINOR, Client, Fault, offered_advice, offers_none
 from ..protocol.limits import Limits
 from ..protocol.server import match_from_setup
 from ..rules.errors import IllegalAction
@@ -101,7 +101,7 @@ class Fuzzer:
             problem = offers_none([self.rules.name], hello.rulesets)
             if problem is not None:
                 self.peer.kill()
-                raise Fault("ruleset", problem)
+                raise Fault("ruleset", problem + offered_advice(hello.rulesets, "--ruleset"))
             self.client = self.peer
             # The first handshake's at every start; the user's word wins over it, as in certify.
             self.minor, self.level = hello.minor, self.asked_level or (CODE if hello.codes else OUTCOME)

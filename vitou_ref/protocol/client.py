@@ -153,6 +153,14 @@ def offers_none(asked: Sequence[str], offered: Sequence[str]) -> str | None:
     )
 
 
+def offered_advice(offered: Sequence[str], option: str) -> str:
+    """What to give to run a peer under a ruleset it offers (``option``: the command's own), or ``""`` if none."""
+    names = list(dict.fromkeys(offered))
+    if not names:
+        return ""
+    return f"; to run it under a ruleset it offers, give {option} {escape.text(names[0], 100) if len(names) == 1 else 'with one of them'}"
+
+
 def as_spoken(events: Any, minor: int) -> Any:
     """``events`` as a peer of protocol 1.``minor`` sends them: a reason a later minor added becomes the one it split."""
     if minor >= PROTOCOL_MINOR or not isinstance(events, list):
@@ -349,5 +357,6 @@ __all__ = [
     "describe_line",
     "handshake_problem",
     "identity_changes",
+    "offered_advice",
     "offers_none",
 ]
