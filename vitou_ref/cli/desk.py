@@ -23,7 +23,8 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "desk",
         help="start the referee's desk: enter a disputed hand in a browser and read the rulings",
         description="Start a small web page on 127.0.0.1 for one referee: enter the deal and the actions as they "
-        "happened (the legal ones offered at each moment, any other typed in), read each ruling with its clause, "
+        "happened (the legal ones offered at each moment, any other chosen from menus or written in the notation), read "
+        "each ruling with its clause, "
         "try what-ifs, compare under another ruleset, save the record and export the audit page. The address, "
         "with its per-run secret, is printed; stop with Ctrl-C.",
     )

@@ -66,7 +66,8 @@ def fixtures_check(
         print_json(report.to_json())
         return status
     if report.suite is not None:
-        print(text(f"suite: {report.suite.root} ({len(report.suite.files)} files, {len(report.suite.cases)} cases)"))
+        files, cases = counted(len(report.suite.files), "file", "files"), counted(len(report.suite.cases), "case", "cases")
+        print(text(f"suite: {report.suite.root} ({files}, {cases})"))
     for name, n in report.checked.items():
         failed = sum(1 for f in report.failures if f.ruleset == name)
         print(f"{name}: {n - failed}/{n} cases pass on the reference")
