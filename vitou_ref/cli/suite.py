@@ -66,7 +66,10 @@ def fixtures_check(
         print_json(report.to_json())
         return status
     if report.suite is not None:
-        files, cases = counted(len(report.suite.files), "file", "files"), counted(len(report.suite.cases), "case", "cases")
+        files, cases = (
+            counted(len(report.suite.files), "file", "files"),
+            counted(len(report.suite.cases), "case", "cases"),
+        )
         print(text(f"suite: {report.suite.root} ({files}, {cases})"))
     for name, n in report.checked.items():
         failed = sum(1 for f in report.failures if f.ruleset == name)
