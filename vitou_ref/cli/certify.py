@@ -214,6 +214,7 @@ def certify(
             smoke=smoke,
             limits=limits,
             level=level,
+            rules=plan.rules,
         )
         refuse_taken_names((c for cs in plan.cases.values() for c in cs), outputs)
         # No ruleset asked: an implementation that offers one ruleset alone is certified under it.
@@ -391,7 +392,7 @@ def _certified(
     if jsonl is not None:
         jsonl.rules = plan.rules  # its header, written at the start, cites the rulesets run
     packs = {n: pack_of(r) for n, r in plan.rules.items() if r is not None} if options.validate_protocol else {}
-    options = dataclasses.replace(options, rulesets=plan.names, packs=packs)
+    options = dataclasses.replace(options, rulesets=plan.names, packs=packs, rules=plan.rules)
     return Certifier(plan.suite, plan.cases, options, listener, None, plan.envelope).run(), plan
 
 

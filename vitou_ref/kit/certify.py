@@ -16,6 +16,7 @@ from ..rules.plurals import counted
 from .envelope import NONE, EnvelopeCase, Line, judge_answer, judge_exit, judge_sentinel, sentinel
 from .fixtures import Case
 from .judge import CODE, OUTCOME, Difference, compare, shape_problem
+from .legalsets import judged
 from .refusals import Refusals, count
 from .suite import Suite
 
@@ -129,6 +130,7 @@ class Options:
     smoke: bool = False  # a smoke test (--smoke): its verdicts are not a certification
     limits: Limits = field(default_factory=Limits)  # what each process of the implementation may use
     level: str | None = None  # code or outcome (--level); None: as the handshake says (error_codes)
+    rules: Mapping[str, Ruleset | None] = field(default_factory=dict)  # the run's: the reference's legal sets
 
 
 @dataclass
@@ -162,10 +164,6 @@ class Run:
 Listener = Callable[[str, Any], None]  # ("start", Run) / ("case", CaseResult) / ("end", Run)
 
 
-def _noop(kind: str, payload: Any) -> None:
-    return None
-
-
 def pack_of(rules: Ruleset) -> tuple[str, ...]:
     """The cards of a ruleset's pack, as written: the only cards an answer about it may name."""
     from ..engine.tables import tables_for
@@ -182,7 +180,7 @@ class Certifier:
         suite: Suite,
         cases: Mapping[str, Sequence[Case]],
         options: Options,
-        listener: Listener = _noop,
+        listener: Listener = lambda kind, payload: None,
         started: Connection | None = None,
         envelope: Sequence[tuple[EnvelopeCase, str]] = (),
     ):
@@ -371,7 +369,7 @@ class Certifier:
         except Fault as exc:
             self._drop()  # the stream is out of step or gone: only a fresh start can be trusted
             return CaseResult(case, ruleset, ERRORED, f"{exc.kind}: {exc.message}", fault=fault_class(exc.kind))
-        expect = case.expectation(ruleset)
+        expect = judged(case, ruleset, self.opt.rules.get(ruleset))
         if self.opt.validate_protocol:
             from ..rules.schema import first_error  # jsonschema is imported only when answers are validated
 

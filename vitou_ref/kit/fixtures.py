@@ -24,13 +24,20 @@ if TYPE_CHECKING:
 MAX_FIXTURE_BYTES = 4 * 1024 * 1024
 
 
+STATED, REFERENCE = "case", "reference"  # who gives a legal set that is compared: the case, or the reference
+# JSON text in the order given: two values with the same text are the same JSON, types, order and all.
+in_order = json.JSONEncoder(separators=(",", ":")).encode
+
+
 @dataclass(frozen=True)
 class StepExpect:
-    """One step's expectation: rejected with ``error``, or accepted with ``events`` (and ``legal`` if given)."""
+    """One step's expectation: rejected with ``error``, or accepted with ``events`` and, compared, ``legal``."""
 
     error: str | None
     events: Any = ()  # frozen list of events when accepted
     legal: Any = None  # frozen list of actions, or None when not compared
+    legal_from: str = STATED  # REFERENCE: the case leaves it unstated, and the reference's set stands for it
+    unchecked: str | None = None  # why the case leaves this step's legal set unchecked (legal_unchecked)
 
     @functools.cached_property
     def plain_events(self) -> list[Any]:
@@ -45,12 +52,19 @@ class StepExpect:
         """The legal set as sorted canonical texts: what an answer's set is compared with."""
         return None if self.legal is None else sorted(canonical(a) for a in thaw(self.legal))
 
+    @functools.cached_property
+    def legal_text(self) -> str | None:
+        """The legal set as JSON text in its order: an answer that sends that text sends the same set."""
+        return None if self.legal is None else in_order(thaw(self.legal))
+
     def to_json(self) -> dict[str, Any]:
         if self.error is not None:
             return {"error": self.error}  # the fixture schema's form of a rejected step
         out: dict[str, Any] = {"ok": True, "events": thaw(self.events)}
-        if self.legal is not None:
+        if self.legal is not None and self.legal_from == STATED:
             out["legal"] = thaw(self.legal)
+        if self.unchecked is not None:
+            out["legal_unchecked"] = self.unchecked
         return out
 
 
@@ -60,6 +74,7 @@ class Expectation:
     steps: tuple[StepExpect, ...]
     final: Any  # frozen mapping
     errored: bool = False  # the request itself must be answered as errored
+    legal_from: str = STATED  # REFERENCE: the case leaves the first legal set unstated, and the reference's stands
 
     @functools.cached_property
     def plain_final(self) -> Any:
@@ -74,11 +89,16 @@ class Expectation:
         """The legal set as sorted canonical texts: what an answer's set is compared with."""
         return None if self.legal is None else sorted(canonical(a) for a in thaw(self.legal))
 
+    @functools.cached_property
+    def legal_text(self) -> str | None:
+        """The legal set as JSON text in its order: an answer that sends that text sends the same set."""
+        return None if self.legal is None else in_order(thaw(self.legal))
+
     def to_json(self) -> dict[str, Any]:
         if self.errored:
             return {"errored": True}
         out: dict[str, Any] = {}
-        if self.legal is not None:
+        if self.legal is not None and self.legal_from == STATED:
             out["legal"] = thaw(self.legal)
         out["steps"] = [s.to_json() for s in self.steps]
         out["final"] = thaw(self.final)
@@ -106,6 +126,8 @@ class Case:
     group: str  # the file's stem: a family of cases
     note: str | None = None
     raw: Any = field(default=None, compare=False, repr=False)  # the frozen source form
+    legal_unchecked: str | None = None  # why no legal set the case leaves unstated is taken from the reference
+    rules_files: tuple[str, ...] = field(default=(), compare=False, repr=False)  # its suite's own rulesets
 
     @functools.cached_property
     def refs(self) -> tuple[Ref, ...]:
@@ -153,6 +175,11 @@ class Case:
         return {}
 
     @functools.cached_property
+    def judged_cache(self) -> dict[str, Any]:
+        """Per ruleset, the expectation with the reference's legal sets (kit/legalsets.py), made once."""
+        return {}
+
+    @functools.cached_property
     def plain_actions(self) -> list[Any]:
         return thaw(self.actions)  # type: ignore[no-any-return]
 
@@ -171,6 +198,8 @@ class Case:
             out["expect_for"] = {k: v.to_json() for k, v in self.expect_for.items()}
         if self.note:
             out["note"] = self.note
+        if self.legal_unchecked is not None:
+            out["legal_unchecked"] = self.legal_unchecked
         return out
 
 
@@ -179,7 +208,8 @@ def _step(raw: Any) -> StepExpect:
         return StepExpect(None, (), None)
     if "error" in raw:
         return StepExpect(raw["error"])
-    return StepExpect(None, freeze(raw.get("events", [])), freeze(raw["legal"]) if "legal" in raw else None)
+    legal = freeze(raw["legal"]) if "legal" in raw else None
+    return StepExpect(None, freeze(raw.get("events", [])), legal, unchecked=raw.get("legal_unchecked"))
 
 
 def _expectation(raw: Mapping[str, Any]) -> Expectation:
@@ -252,6 +282,7 @@ def cases_of(doc: Document, path: str | os.PathLike[str], name: str) -> list[Cas
                 group=group,
                 note=raw.get("note"),
                 raw=freeze(raw),
+                legal_unchecked=raw.get("legal_unchecked"),
             )
         )
     if problems:

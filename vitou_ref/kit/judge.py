@@ -10,7 +10,7 @@ from ..present import escape
 from ..protocol.client import PROTOCOL_MINOR, as_spoken
 from ..protocol.wire import canonical, same
 from ..rules.plurals import counted
-from .fixtures import Case, Expectation
+from .fixtures import REFERENCE, Case, Expectation, StepExpect, in_order
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,9 +114,12 @@ def _as_set(actions: Any) -> list[Any] | None:
     return sorted(actions, key=canonical)
 
 
-def _canonical_set(actions: Any) -> list[str] | None:
+def _same_set(actions: Any, want: StepExpect | Expectation) -> bool:
+    """Whether ``actions`` is the legal set ``want`` states, as a set; the same order, the usual case, is the fast one."""
+    if not isinstance(actions, list):
+        return False
     # Canonical texts tell types apart, so a set with true for 1 is not the same set.
-    return sorted(canonical(a) for a in actions) if isinstance(actions, list) else None
+    return in_order(actions) == want.legal_text or sorted(canonical(a) for a in actions) == want.legal_canon
 
 
 def shape_problem(response: Any, n_actions: int, errored_expected: bool = False) -> str | None:
@@ -145,18 +148,28 @@ def shape_problem(response: Any, n_actions: int, errored_expected: bool = False)
     return None
 
 
+def whose(legal_from: str) -> str:
+    """Who gives a compared legal set, as a difference names it: the case states it, or it is the reference's."""
+    return "the reference's" if legal_from == REFERENCE else "the case's"
+
+
 CODE, OUTCOME = "code", "outcome"  # the levels of certification (docs/reference/protocol.md, Levels)
 LEVELS = (CODE, OUTCOME)
 
 
 def compare(
-    case: Case, expect: Expectation, response: dict[str, Any], minor: int = PROTOCOL_MINOR, level: str = CODE
+    case: Case,
+    expect: Expectation,
+    response: dict[str, Any],
+    minor: int = PROTOCOL_MINOR,
+    level: str = CODE,
+    legal: bool = True,
 ) -> Difference | None:
     """The first difference between ``response`` and ``expect``, or None when they agree.
 
     ``minor`` is the peer's protocol 1.minor: the expected events are compared as that version words them.
     At the ``outcome`` level a rejected step agrees with any refusal, whatever its error says; all else is
-    compared as at the code level.
+    compared as at the code level. Without ``legal`` no legal set is compared: only the path the answer takes.
     """
     if expect.errored:
         if response.get("errored") is True:
@@ -165,11 +178,11 @@ def compare(
     actions = case.plain_actions
     want_final = expect.plain_final
     sides = sides_of(want_final)
-    if expect.legal is not None and _canonical_set(response["legal"]) != expect.legal_canon:
+    if legal and expect.legal is not None and not _same_set(response["legal"], expect):
         got = _as_set(response["legal"])
         return Difference(
             "legal",
-            "legal set before the first action",
+            f"legal set before the first action ({whose(expect.legal_from)})",
             expect.plain_legal_set,
             got if got is not None else response["legal"],
         )
@@ -187,11 +200,10 @@ def compare(
         want_events = as_spoken(exp.plain_events, minor)
         if not same_events(want_events, got.get("events"), sides):
             return Difference(where, "events", want_events, named_events(got.get("events"), sides), action)
-        if exp.legal is not None and _canonical_set(got.get("legal")) != exp.legal_canon:
+        if legal and exp.legal is not None and not _same_set(got.get("legal"), exp):
             have = _as_set(got.get("legal"))
-            return Difference(
-                where, "legal set after it", exp.plain_legal_set, have if have is not None else got.get("legal"), action
-            )
+            what = f"legal set after it ({whose(exp.legal_from)})"
+            return Difference(where, what, exp.plain_legal_set, have if have is not None else got.get("legal"), action)
     if not same_final(want_final, response["final"], sides):
         return Difference("final", "final state", want_final, named_final(response["final"], sides))
     return None

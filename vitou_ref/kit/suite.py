@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import fnmatch
 import functools
@@ -172,6 +173,8 @@ def load_suite(path: str | os.PathLike[str] | None = None) -> Suite:
                 envelope.append(c)
             else:
                 cases.append(c)
+    if rules_files:  # a case's legal sets under the suite's own rulesets come from the reference under them
+        cases = [dataclasses.replace(c, rules_files=tuple(rules_files)) for c in cases]
     retired = _retired(base) if kind == "directory" else {}
     seen: dict[str, Case | EnvelopeCase] = {}
     every: list[Case | EnvelopeCase] = [*cases, *envelope]
