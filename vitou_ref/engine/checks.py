@@ -201,10 +201,9 @@ def _c_not_your_turn(m: MatchState, n: _Norm) -> Reason | None:
 
 def _may_act_out_of_turn(m: MatchState, n: _Norm) -> bool:
     # Where a ruleset lets NOT_YOUR_TURN judge bids and refusals too (rules/conditions.py), the
-    # seats the rules let act out of turn are not refused for it: a bid by any seat where any
-    # seat may bid and no bid awaits an answer, a refusal by any seat where any opponent may
-    # refuse the bid awaiting its answer (a bidder's partner then meets REFUSE_NOT_FOLLOWER,
-    # the refusing rules' own answer, as a bid out of turn meets the bidding rules').
+    # seats the rules let act out of turn are not refused for it: a bid by any seat where any seat may bid and
+    # no bid awaits an answer, a refusal by any seat where any opponent may refuse the bid awaiting its answer
+    # (a bidder's partner then meets REFUSE_NOT_FOLLOWER, the refusing rules' own answer).
     t = m._t
     if n.act == "raise":
         return t.bids_any_seat and m.phase == PLAY
