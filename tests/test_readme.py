@@ -9,6 +9,7 @@ import pytest
 from helpers import ROOT
 
 README = ROOT / "README.md"
+GENERATED = {"docs/reference/cli.md", "docs/reference/schemas.md"}
 MOST_LINES = 200
 # A Markdown link or image: [text](target) with an optional #anchor.
 _LINK = re.compile(r"\]\((?P<target>[^)\s#]*)(?P<anchor>#[^)\s]*)?\)")
@@ -38,6 +39,10 @@ def test_every_link_of_the_page_leads_somewhere(page: Path) -> None:
         if re.match(r"^[a-z]+:", target):
             continue  # an address: the site, the licence's, not checked offline
         path = (ROOT / target) if target else page
+        # The reference pages the site's build writes (docs/.gitignore) exist once it has run, not in a checkout.
+        generated = target.startswith("docs/reference/rulesets/") or target in GENERATED
+        if generated:
+            continue
         if not path.exists():
             broken.append(target)
         elif anchor and path.suffix == ".md" and anchor[1:] not in _headings(path):
