@@ -17,12 +17,12 @@ from ..rules.model import freeze, thaw
 from ..rules.plurals import counted
 from ..rules.registry import shipped_names
 from ..rules.versions import Ref, concrete_names, parse_ref
+from .answerbounds import message_breach
 
 if TYPE_CHECKING:
     from ..rules.yamlsafe import Document
 
 RULESET = "$ruleset"  # in a json line (a string) or a text line (anywhere), the name of the ruleset the case runs under
-MAX_MESSAGE = 1000  # characters of an errored answer's message (docs/reference/protocol.md, Answers)
 # Characters of an answer a report shows: enough for every answer the shipped lines must get, whole, so that
 # the field that differs is in the report; a bound still, since the answer is the implementation's.
 SHOWN_ANSWER = 2000
@@ -168,8 +168,11 @@ def _stop_problem(item: Mapping[str, Any], kind: str, last: bool) -> str | None:
 # ------------------------------------------------------------------ judging
 
 
-def judge_answer(line: Line, raw: bytes | None, index: int) -> str | None:
-    """Why ``raw`` (an answer line, None for none) is not the answer ``line`` must get, or None."""
+def judge_answer(line: Line, raw: bytes | None, index: int, bounds: bool = True) -> str | None:
+    """Why ``raw`` (an answer line, None for none) is not the answer ``line`` must get, or None.
+
+    ``bounds``: an errored answer's message is held to the protocol's bounds (kit/answerbounds.py).
+    """
     want = thaw(line.answer)
     where = f"line {index + 1} ({line.shown()})"
     if want == NONE:
@@ -185,21 +188,17 @@ def judge_answer(line: Line, raw: bytes | None, index: int) -> str | None:
     if not _wire.same(got.get("seq"), want["seq"]) or "seq" not in got:
         return f"{where}: expected seq {_wire.dumps(want['seq'])}, got {_shown_seq(got)}"
     if want.get("errored") is True:
-        return _errored_problem(where, got)
+        return _errored_problem(where, got, bounds)
     if "errored" in got:
         return f"{where}: expected the answer to a run, got an errored answer: {_shown_raw(raw)}"
     return _steps_problem(where, got, want["steps"])
 
 
-def _errored_problem(where: str, got: Mapping[str, Any]) -> str | None:
+def _errored_problem(where: str, got: Mapping[str, Any], bounds: bool = True) -> str | None:
     if got.get("errored") is not True:
         return f"{where}: expected an errored answer, got {escape.text(_wire.dumps(got), SHOWN_ANSWER)}"
-    message = got.get("message")
-    if not isinstance(message, str):
-        return f"{where}: an errored answer's message is a string; got {escape.text(_wire.dumps(message), 60)}"
-    if len(message) > MAX_MESSAGE:
-        return f"{where}: an errored answer's message is at most {MAX_MESSAGE} characters; got {len(message)}"
-    return None
+    breach = message_breach(got) if bounds else None
+    return None if breach is None else f"{where}: {breach.sentence}"
 
 
 def _steps_problem(where: str, got: Mapping[str, Any], want: Sequence[str]) -> str | None:
@@ -228,7 +227,9 @@ def _shown_seq(got: Mapping[str, Any]) -> str:
 def judge_sentinel(raw: bytes, seq: int) -> str | None:
     """Why ``raw`` is not the sentinel's errored answer: the lines before got more or fewer answers than stated."""
     line = Line("text", sentinel(seq).decode().strip(), freeze({"errored": True, "seq": seq}))
-    problem = judge_answer(line, raw, 0)
+    # Only the count of answers is judged here: a message's bounds are judged on the case's own lines, and the
+    # sentinel taking them for a missing answer would read on for answers that never come.
+    problem = judge_answer(line, raw, 0, bounds=False)
     if problem is None:
         return None
     return (
