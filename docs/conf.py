@@ -5,6 +5,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from docutils import nodes
+from sphinx.application import Sphinx
+
 DOCS = Path(__file__).resolve().parent
 sys.path.insert(0, str(DOCS.parent / "tools"))  # docs_reference: the pages generated from the parser and the specs
 
@@ -30,3 +33,18 @@ html_static_path = ["_static"]
 html_css_files = ["vitou.css"]
 html_show_sourcelink = False
 html_copy_source = False
+
+
+def _sessions_as_sessions(app: object, doctree: nodes.document) -> None:
+    """A `sh` block that opens with `$ ` is a session (commands and what they print), highlighted as one.
+
+    The pages keep `sh` on every shell block, which the docs' tests run; a session's output read as shell
+    code (an apostrophe in a case's title, say) is a lexing error, which -W makes a broken build.
+    """
+    for block in doctree.findall(nodes.literal_block):
+        if block.get("language") == "sh" and block.astext().startswith("$ "):
+            block["language"] = "console"
+
+
+def setup(app: Sphinx) -> None:
+    app.connect("doctree-read", _sessions_as_sessions)
