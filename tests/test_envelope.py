@@ -28,7 +28,7 @@ CATCHES = {
     "seq_zero": {"VE-0001", "VE-0002", "VE-0003", "VE-0004", "VE-0005", "VE-0011"},
     "lenient_seq": {"VE-0011"},
     "answer_blank": {"VE-0007"},
-    "keep_bom": {"VE-0007", "VE-0008"},
+    "keep_bom": {"VE-0007", "VE-0008", "VE-0032"},
     "first_key": {"VE-0008"},
     "strict_fields": {"VE-0008"},
     "unknown_cmd_null": {"VE-0009"},
@@ -36,8 +36,8 @@ CATCHES = {
     "float_seq": {"VE-0012"},
     "default_ruleset": {"VE-0013"},
     "accept_dealer": {"VE-0014"},
-    "accept_deals": {"VE-0015"},
-    "accept_draw": {"VE-0016"},
+    "accept_deals": {"VE-0015", "VE-0026"},
+    "accept_draw": {"VE-0016", "VE-0027"},
     "accept_score": {"VE-0017", "VE-0018", "VE-0023"},
     "strict_setup": {"VE-0021"},
     "whole_score": {"VE-0018", "VE-0022"},
@@ -48,7 +48,7 @@ CATCHES = {
     "seat_str": {"VE-0019"},
     "crash_long": {"VE-0006"},
     "crash_deep": {"VE-0004"},
-    "crash_bigint": {"VE-0005"},
+    "crash_bigint": {"VE-0005", "VE-0030"},
     "replace_utf8": {"VE-0002"},
     "nan_ok": {"VE-0001"},
     "unwrap_array": {"VE-0003"},
@@ -56,6 +56,12 @@ CATCHES = {
     "stop_serves_on": {"VE-0025"},
     "stop_exit_1": {"VE-0025"},
     "stop_seq": {"VE-0025"},
+    "fgets_split": {"VE-0028"},
+    "crash_at_64": {"VE-0029"},
+    "underflow_range": {"VE-0031"},
+    "strip_marks": {"VE-0032"},
+    "start_seq": {"VE-0033"},
+    "lenient_ruleset": {"VE-0034"},
 }
 
 
@@ -100,7 +106,7 @@ def test_the_envelope_is_judged_apart_from_the_rules(runs: dict[str, Run]) -> No
     assert len(envelope) == 1 and envelope[0].status == "not conformant"
     assert exit_status(vs) == 1
     text = render_text(run, vs)
-    assert "envelope by topic" in text and "  blank: 0/1 cases" in text
+    assert "envelope under vitou/1.1.0 by topic" in text and "  blank: 0/1 cases" in text
     assert "NOT CONFORMANT envelope (protocol lines, under vitou/1.1.0)" in text
     doc = render_json(run, vs)
     assert [v["kind"] for v in doc["verdicts"]] == ["rules", "envelope"]
@@ -109,7 +115,7 @@ def test_the_envelope_is_judged_apart_from_the_rules(runs: dict[str, Run]) -> No
 
 def test_a_crash_is_told_from_a_failure(runs: dict[str, Run]) -> None:
     labels = {r.case.id: r.label for r in runs["crash_long"].results if r.outcome != PASSED}
-    assert labels == {"VE-0006": "CRASH"}
+    assert labels == {"VE-0006": "CRASH", "VE-0028": "CRASH"}  # its lines of 16 MiB, over and at the limit
 
 
 def test_certify_runs_the_envelope_after_the_rules_cases() -> None:

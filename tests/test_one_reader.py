@@ -371,6 +371,7 @@ ALLOWED = {
     ("protocol/supervise.py", "int(name)"): "a /proc entry the kernel names by its pid",
     ("protocol/supervise.py", "name.isdigit()"): "a /proc entry the kernel names by its pid",
     ("protocol/wire.py", "float(text)"): "the JSON scanner's parse_float: the text of a JSON number",
+    ("protocol/wire.py", "int(text)"): "the JSON scanner's parse_int: a JSON integer's ASCII digits, counted first",
     ("rules/yamlsafe.py", "int(digits, base)"): "the YAML reader's integers, their length checked on the text first",
     ("rules/bidchecks.py", "int(level.value)"): "a ladder value the schema made an integer",
     ("rules/bidchecks.py", "int(prev)"): "a ladder value the schema made an integer",

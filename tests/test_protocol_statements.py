@@ -101,6 +101,15 @@ RULES: tuple[Rule, ...] = (
     Rule("protocol 1.0", "An answer without it speaks protocol 1.0", "protocol"),
     Rule("the outcome level", '`"error_codes": false`', "protocol"),
     Rule("stop", "none: the process exits with status 0", "protocol", ("VE-0025",)),
+    # the envelope under every ruleset, and what an outsider's reading of it had left unsaid
+    Rule("every ruleset", "run under every ruleset certified", "protocol", ("VE-0015", "VE-0019")),
+    Rule("limits", "Where an implementation's own limits fall is its own", "protocol", ("VE-0028", "VE-0029")),
+    Rule("limits, digits", "exactly 4,300 and 4,301 digits", "protocol", ("VE-0030",)),
+    Rule("blanks over a limit", "Open, and sent by no case", "protocol"),
+    Rule("underflow", "a number too small for a double (`1e-400`) is within the range", "protocol", ("VE-0031",)),
+    Rule("a mark elsewhere", "a mark anywhere else, a second one included, is no whitespace", "protocol", ("VE-0032",)),
+    Rule("a start with a seq", "a `seq` in it, echoed or not, is not judged", "protocol", ("VE-0033",)),
+    Rule("a ruleset's name", "spelled exactly as the answer to `start` lists it", "protocol", ("VE-0034",)),
 )
 
 

@@ -165,7 +165,7 @@ def test_the_engine_is_an_outsiders_and_short() -> None:
     imported |= {(n.module or "").split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
     assert imported and imported <= set(sys.stdlib_module_names), imported
     assert engine.block.code.startswith("#!/usr/bin/env python3\n")
-    assert engine.block.code.count("\n") <= 140
+    assert engine.block.code.count("\n") <= 190
 
 
 def test_a_patch_applies_only_where_it_says() -> None:

@@ -166,8 +166,9 @@ class _ImplCollector(pytest.Collector):
         name = _ruleset_name(cfg)
         suite = load_suite(cfg.getoption("--vitou-suite"))
         # The envelope cases (raw protocol lines) come last, as in vitou certify: an implementation that a
-        # hostile line brings down has answered every rules case first.
-        every: list[Case | EnvelopeCase] = [*suite.applicable(name), *(e for e in suite.envelope if e.applies_to(name))]
+        # hostile line brings down has answered every rules case first. Every one runs, under any ruleset: its
+        # lines are filled from the ruleset's, and one that cannot apply there is skipped, saying why.
+        every: list[Case | EnvelopeCase] = [*suite.applicable(name), *suite.envelope]
         return [_ImplItem.from_parent(self, name=c.id, case=c, ruleset=name) for c in every]
 
 
@@ -184,6 +185,16 @@ def _ruleset_name(cfg: pytest.Config) -> str:
         return suite.resolve(cfg.getoption("--vitou-ruleset"))
     except UnknownRuleset as exc:
         raise pytest.UsageError(f"--vitou-ruleset: {exc}") from None
+
+
+def _own_rules(cfg: pytest.Config, name: str) -> dict[str, Any]:
+    """The suite's own ruleset of that name, if it brings one, which an envelope case's placeholders are filled from
+    (a shipped ruleset is found by its name)."""
+    from .kit.suite import load_suite
+    from .rules.registry import load_rules_file
+
+    own = (load_rules_file(path) for path in load_suite(cfg.getoption("--vitou-suite")).rules_files)
+    return {r.name: r for r in own if r.name == name}
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -226,6 +237,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         max_restarts=cfg.getoption("--vitou-max-restarts"),
         limits=Limits(**values, no_network=cfg.getoption("--vitou-no-network"), prefix="--vitou-"),
         level=cfg.getoption("--vitou-level"),
+        rules=_own_rules(cfg, name),
     )
     nothing = Suite("", (), (), {})  # the plugin hands cases over one by one, as pytest runs them
     certifier = Certifier(nothing, {}, options)

@@ -34,6 +34,8 @@ import threading
 import time
 
 from vitou_ref.adapter import build_server
+from vitou_ref.protocol.server import is_blank
+from vitou_ref.protocol.wire import WireError, loads
 
 
 def main() -> int:
@@ -54,8 +56,17 @@ def main() -> int:
                     return
 
         threading.Thread(target=flood, daemon=True).start()
-    for line in sys.stdin:
-        req = json.loads(line)
+    for line in sys.stdin.buffer:  # read as the reference reads: the envelope is judged under every ruleset
+        if is_blank(line):
+            continue
+        try:
+            req = loads(line)
+        except WireError:
+            req = None
+        if not isinstance(req, dict):  # a line that is not a request: the reference's errored answer
+            out.write(json.dumps(server.handle(line)) + "\n")
+            out.flush()
+            continue
         if req.get("cmd") == "start":
             if mode == "nostart":
                 return 3

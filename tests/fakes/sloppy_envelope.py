@@ -1,9 +1,11 @@
 """An implementation right on the game and sloppy on the envelope, one way per mode, for the envelope cases' tests.
 
-Usage: python sloppy_envelope.py MODE
+Usage: python sloppy_envelope.py MODE [RULESET ...]
 It answers like the reference, except that MODE breaks one thing docs/reference/protocol.md states about lines that
 are not proper requests, unusable setups, or action fields of the wrong JSON type. Each mode is a mistake
-an implementation could plausibly make; tests/test_envelope.py checks which envelope cases catch each one.
+an implementation could plausibly make; tests/test_envelope.py checks which envelope cases catch each one, and
+tests/test_envelope_rulesets.py that they catch it under Le Truc as under Vitou. RULESET ...: the rulesets it serves
+and offers (all the reference's by default), as an engine of one game offers its own.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 from vitou_ref.adapter import build_server
 from vitou_ref.engine.tables import tables_for
 from vitou_ref.protocol.server import match_from_setup
+from vitou_ref.protocol.wire import depth_of
 from vitou_ref.rules.errors import SetupError
 from vitou_ref.rules.registry import load_ruleset
 
@@ -31,9 +34,9 @@ MODES = {
     "lenient_start": 'start accepts protocol "1", 1.0 and true',
     "float_seq": "seq goes through a double: large integers lose digits",
     "default_ruleset": "a run without a usable ruleset string is played under the first Vitou ruleset served",
-    "accept_dealer": "a setup whose dealer cannot be used is played with dealer N",
+    "accept_dealer": "a setup whose dealer cannot be used is played with the first seat dealing",
     "accept_deals": "a setup whose deals cannot be used is played with no deals",
-    "accept_draw": "a setup whose draw cannot be used is played with dealer N",
+    "accept_draw": "a setup whose draw cannot be used is played with the first seat dealing",
     "accept_score": "a setup whose score cannot be used is played from 0-0",
     "strict_setup": "a setup with a field other than dealer, draw, score and deals is errored",
     "whole_score": "a score that does not name every side is errored, {} included",
@@ -52,11 +55,28 @@ MODES = {
     "stop_serves_on": "stop is ignored: it serves on to the end of its input",
     "stop_exit_1": "exits with status 1 at stop",
     "stop_seq": "a stop that carries a seq is read as a request it cannot use: errored with that seq, and it serves on",
+    "fgets_split": "a line is read in pieces of 16 MiB less a byte (a buffer and its terminator), each answered",
+    "crash_at_64": "exits on a line nested 64 deep or deeper: its parser's stack holds 63 levels",
+    "underflow_range": "a number too small for a double (1e-400) is out of range: the line is errored, seq null",
+    "strip_marks": "every byte-order mark and blank before the JSON is skipped, not only a leading mark",
+    "start_seq": "a start that carries a seq is errored with that seq: start takes no seq",
+    "lenient_ruleset": "a ruleset's name is read trimmed and in any case, and an id or a short version is its latest",
 }
 
+PIECE = (1 << 24) - 1  # fgets_split: the longest piece of a line it reads at once
 server = build_server()
 SERVED = {name: tables_for(load_ruleset(name)) for name in server.tables}
-FIRST = next(name for name in server.tables if name.startswith("vitou/"))  # the first Vitou served: the cases' seats
+
+
+def serve_only(names: list[str]) -> None:
+    """Serve and offer these rulesets alone, as an engine of one game does."""
+    for name in [n for n in SERVED if n not in names]:
+        del server.tables[name], SERVED[name]
+
+
+def first() -> str:
+    """The ruleset played when a run names none it serves: the first Vitou, or the first served (an engine's own)."""
+    return next((name for name in server.tables if name.startswith("vitou/")), next(iter(server.tables)))
 
 
 def errored(seq: Any, message: str = "sloppy") -> dict[str, Any]:
@@ -82,7 +102,7 @@ def repaired(req: dict[str, Any], fault: str) -> dict[str, Any]:
         setup.pop("score")
     else:
         setup.pop("draw", None)
-        setup["dealer"] = "N"
+        setup["dealer"] = SERVED[req["ruleset"]].seat_ids[0]
     return {**req, "setup": setup}
 
 
@@ -94,13 +114,28 @@ def lenient(raw: bytes, mode: str) -> Any:
     hooks: dict[str, Any] = {"parse_constant": _constant if mode != "nan_ok" else (lambda name: None)}
     if mode == "first_key":
         hooks["object_pairs_hook"] = lambda pairs: dict(reversed(pairs))
+    if mode == "underflow_range":
+        hooks["parse_float"] = _no_underflow
     if mode == "float_to":
         hooks["parse_float"] = lambda s: int(float(s)) if float(s).is_integer() else float(s)
     return json.loads(text, **hooks)
 
 
+def _without_marks(raw: bytes) -> bytes:
+    """The line with every byte-order mark and blank before its JSON skipped (strip_marks)."""
+    rest = raw.lstrip(b" \t\r").removeprefix(b"\xef\xbb\xbf")
+    return raw if rest == raw else _without_marks(rest)
+
+
 def _constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
+
+
+def _no_underflow(text: str) -> float:
+    value = float(text)
+    if value == 0 and any(d in "123456789" for d in text.lower().partition("e")[0]):
+        raise ValueError(f"{text} is out of the double range")
+    return value
 
 
 def answer(raw: bytes, mode: str) -> list[dict[str, Any]]:
@@ -112,6 +147,10 @@ def answer(raw: bytes, mode: str) -> list[dict[str, Any]]:
         return [errored(None, "line too long")]
     if mode == "keep_bom" and raw.startswith(b"\xef\xbb\xbf"):
         return [errored(None)]
+    if mode == "strip_marks":
+        raw = _without_marks(raw)
+    if mode == "crash_at_64" and depth_of(raw.decode("utf-8", errors="replace")) >= 64:
+        sys.exit(3)
     try:
         req = lenient(raw, mode)
     except RecursionError:
@@ -121,6 +160,8 @@ def answer(raw: bytes, mode: str) -> list[dict[str, Any]]:
     except ValueError as exc:
         if mode == "crash_bigint" and "digits" in str(exc):
             sys.exit(3)
+        if mode == "underflow_range" and "out of the double range" in str(exc):
+            return [errored(None, str(exc))]
         req = None
     if mode == "unwrap_array" and isinstance(req, list) and len(req) == 1:
         req = req[0]
@@ -159,8 +200,12 @@ def _fixed_request(req: dict[str, Any], mode: str) -> Any:
         return errored(req.get("seq") if type(req.get("seq")) is int else None, "unknown field")
     if mode == "lenient_start" and req.get("cmd") == "start" and req.get("protocol") in ("1", 1.0, True):
         return {**req, "protocol": 1}
+    if mode == "start_seq" and req.get("cmd") == "start" and req.get("protocol") == 1 and "seq" in req:
+        return errored(req["seq"] if type(req["seq"]) is int else None, "start takes no seq")
     if mode == "default_ruleset" and req.get("cmd") == "run" and req.get("ruleset") not in SERVED:
-        req = {**req, "ruleset": FIRST}
+        req = {**req, "ruleset": first()}
+    if mode == "lenient_ruleset" and req.get("cmd") == "run" and isinstance(req.get("ruleset"), str):
+        req = {**req, "ruleset": _lenient_name(req["ruleset"])}
     setup = req.get("setup") if req.get("cmd") == "run" and req.get("ruleset") in SERVED else None
     if isinstance(setup, dict):
         sloppy = _sloppy_setup(setup, SERVED[req["ruleset"]].side_ids, mode)
@@ -177,6 +222,16 @@ def _fixed_request(req: dict[str, Any], mode: str) -> Any:
             else req
         )
     return req
+
+
+def _lenient_name(name: str) -> str:
+    """The served ruleset a name is read as: trimmed, in any case; an id alone or a short version, the latest."""
+    wanted = name.strip().lower()
+    rid, _, version = wanted.partition("/")
+    served = [
+        n for n in SERVED if n == wanted or (n.partition("/")[0] == rid and n.partition("/")[2].startswith(version))
+    ]
+    return served[-1] if served else name
 
 
 def _sloppy_setup(setup: dict[str, Any], sides: tuple[str, ...], mode: str) -> dict[str, Any] | None:
@@ -219,9 +274,14 @@ def main() -> int:
     if mode not in MODES:
         print(f"modes: {', '.join(MODES)}", file=sys.stderr)
         return 2
+    if sys.argv[2:]:
+        serve_only(sys.argv[2:])
     for line in sys.stdin.buffer:
         raw = line.rstrip(b"\n")
-        for part in raw.split(b"\r") if mode == "split_cr" else [raw]:
+        parts = raw.split(b"\r") if mode == "split_cr" else [raw]
+        if mode == "fgets_split":
+            parts = [raw[i : i + PIECE] for i in range(0, max(len(raw), 1), PIECE)]
+        for part in parts:
             for out in answer(part, mode):
                 sys.stdout.write(json.dumps(out) + "\n")
         sys.stdout.flush()

@@ -62,7 +62,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "-q",
         "--quiet",
         action="store_true",
-        help="print only the verdicts, one line each (every ruleset's, and the protocol envelope's); "
+        help="print only the verdicts, one line each (every ruleset's, and the protocol envelope's under each); "
         "errors still go to stderr",
     )
     cert.add_argument("--save-failed", metavar="DIR", help="write each failing case as a standalone fixture")
@@ -216,7 +216,7 @@ def certify(
             level=level,
             rules=plan.rules,
         )
-        refuse_taken_names((c for cs in plan.cases.values() for c in cs), outputs)
+        refuse_taken_names([*(c for cs in plan.cases.values() for c in cs), *(c for c, _ in plan.envelope)], outputs)
         # No ruleset asked: an implementation that offers one ruleset alone is certified under it.
         again = (
             None
@@ -289,11 +289,12 @@ def _plan(
 
 
 def _envelope(suite: Suite, names: list[str], patterns: list[str]) -> list[tuple[EnvelopeCase, str]]:
-    """Each envelope case once, under the first ruleset of the run that it applies to; none if it applies to none."""
+    """Every envelope case under every ruleset of the run, ruleset by ruleset: the envelope is the protocol's, and
+    each ruleset's envelope verdict counts every case (one that cannot apply there is counted skipped, with why)."""
     from ..kit.suite import cases_matching
 
-    placed = ((c, next((n for n in names if c.applies_to(n)), None)) for c in cases_matching(suite.envelope, patterns))
-    return [(case, under) for case, under in placed if under is not None]
+    chosen = cases_matching(suite.envelope, patterns)
+    return [(case, name) for name in names for case in chosen]
 
 
 def _rulesets(asked: list[str] | None, suite: Suite, own: list[str]) -> list[str]:

@@ -13,6 +13,7 @@ from ..rules.plurals import counted
 
 if TYPE_CHECKING:
     from ..kit.certify import Run
+    from ..kit.envelope import EnvelopeCase
     from ..kit.fixtures import Case
     from ..kit.runfiles import JsonlReport
     from ..kit.verdicts import Verdict
@@ -48,7 +49,7 @@ def output_problem(outputs: Outputs) -> str | None:
     return None
 
 
-def refuse_taken_names(cases: Iterable[Case], outputs: Outputs) -> None:
+def refuse_taken_names(cases: Iterable[Case | EnvelopeCase], outputs: Outputs) -> None:
     """Saved cases replace nothing without --force: checked before the run, not found out at its end."""
     directory = outputs.save_failed
     if not directory or outputs.force:

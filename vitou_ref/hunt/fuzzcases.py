@@ -11,6 +11,7 @@ from typing import Any
 from ..engine.actions import Malformed, action_from_json
 from ..engine.match import Match
 from ..engine.tables import Tables
+from ..kit.answerbounds import ENVELOPE, message_breach
 from ..kit.judge import CODE, named_events, named_final, same_events, same_final, sides_of
 from ..present import escape
 from ..protocol.client import PROTOCOL_MINOR, as_spoken
@@ -212,11 +213,10 @@ def compare(
     if not isinstance(got, dict):
         return div("answer", "a JSON object", got)
     if ref.get("errored"):
-        return (
-            None
-            if got.get("errored") is True
-            else div("errored", {"errored": True}, {k: got.get(k) for k in ("legal", "final")})
-        )
+        if got.get("errored") is not True:
+            return div("errored", {"errored": True}, {k: got.get(k) for k in ("legal", "final")})
+        breach = message_breach(got)  # the errored answer's own bounds (kit/answerbounds.py)
+        return None if breach is None else div(ENVELOPE, breach.bound, breach.seen)
     if got.get("errored") is True:
         return div("errored", {"errored": False}, got)
     sides = sides_of(ref["final"])

@@ -13,7 +13,7 @@ from ..protocol.client import IDENTITY, PROTOCOL_MINOR, Client, Fault, offers_no
 from ..protocol.connection import DEFAULT_MAX_LINE, Connection
 from ..protocol.limits import Limits
 from ..rules.plurals import counted
-from .envelope import NONE, EnvelopeCase, Line, judge_answer, judge_exit, judge_sentinel, sentinel
+from .envelope import NONE, EnvelopeCase, Line, by_ruleset, judge_answer, judge_exit, judge_sentinel, sentinel
 from .fixtures import Case
 from .judge import CODE, OUTCOME, Difference, compare, shape_problem
 from .legalsets import judged
@@ -151,8 +151,8 @@ class Run:
     refusals: dict[str, Refusals] = field(default_factory=dict)  # per ruleset: who decided them, as the answers say
 
     def plan(self) -> dict[str, Any]:
-        """What the run is to send, as the report's header declares it: every case id per ruleset, and the envelope's."""
-        return {"rules": self.planned.get("rules", {}), "envelope": self.planned.get("envelope", [])}
+        """What the run is to send, as the report's header declares it: each ruleset's case ids, rules and envelope."""
+        return {"rules": self.planned.get("rules", {}), "envelope": self.planned.get("envelope", {})}
 
     def for_ruleset(self, ruleset: str) -> list[CaseResult]:
         return [r for r in self.results if r.ruleset == ruleset and r.section != ENVELOPE]
@@ -260,7 +260,7 @@ class Certifier:
 
     def run(self) -> Run:
         planned = {"rules": {n: [c.id for c in cs] for n, cs in self.cases.items()}}
-        run = Run(self.opt, self.suite, time.time(), planned={**planned, "envelope": [c.id for c, _ in self.envelope]})
+        run = Run(self.opt, self.suite, time.time(), planned={**planned, "envelope": by_ruleset(self.envelope)})
         t0 = time.perf_counter()
         try:
             self.open(run)
@@ -288,6 +288,10 @@ class Certifier:
         known = self.opt.expect.get(case.id)
         if ruleset not in run.offered:
             return CaseResult(case, ruleset, SKIPPED, f"{ruleset} is not offered by the implementation")
+        filled = case.under(ruleset, self.opt.rules.get(ruleset)) if isinstance(case, EnvelopeCase) else case
+        if isinstance(filled, str):  # an envelope case that cannot apply under this ruleset, and says why
+            return CaseResult(case, ruleset, SKIPPED, filled, known=known)
+        case = filled  # an envelope case's lines as sent under this ruleset
         changed = self._reopen(run)
         if changed is not None:
             # Never a known failure: a run whose implementation changed is no run of one implementation.
@@ -324,7 +328,7 @@ class Certifier:
                     problem = problem or self._judge_stop(client, i, line)
                     break
                 if line.answer != NONE:
-                    problem = problem or judge_answer(line, client.receive_raw(), i)
+                    problem = problem or judge_answer(line, client.receive_raw(), i, codes=run.level == CODE)
             else:
                 seq = client.next_seq()
                 client.send(sentinel(seq))

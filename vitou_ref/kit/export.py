@@ -9,6 +9,7 @@ from .._version import __version__
 from ..rules.errors import InputError, UnknownRuleset
 from ..rules.registry import load_ruleset
 from ..rules.versions import parse_ref
+from .placeholders import CannotFill, values_for
 from .suite import load_suite
 
 
@@ -28,6 +29,9 @@ def export_suite(path: str | None = None) -> dict[str, Any]:
             # Cases name ranges (vitou/^1.0.0): what they select, resolved, so that a harness need not match them.
             "cases": [c.id for c in cases],
             "expect_for": {c.id: key for c in cases if (key := _first_key(c.expect_for, name)) is not None},
+            # What each placeholder of an envelope line stands for under this ruleset (conformance/README.md); a
+            # ruleset with none for one leaves it out, and a case that uses it cannot apply there (cannot_apply).
+            "placeholders": {k: v for k, v in values_for(name, rules).items() if not isinstance(v, CannotFill)},
         }
     return {
         "format": 1,
@@ -41,8 +45,9 @@ def export_suite(path: str | None = None) -> dict[str, Any]:
         "rulesets[NAME].expect_for the expect_for key that overrides expect for a case",
         "retired": dict(suite.retired),
         "cases": [c.to_json() for c in suite.cases],
-        # Raw protocol lines and their answers (schema/envelope.schema.json): each runs once, under the first
-        # ruleset a harness certifies that it applies to, followed by the sentinel {"cmd":"run","seq":N}.
+        # Raw protocol lines and their answers (schema/envelope.schema.json): each runs under every ruleset a
+        # harness certifies, its placeholders filled from rulesets[NAME].placeholders, then the sentinel
+        # {"cmd":"run","seq":N}.
         "envelope": [c.to_json() for c in suite.envelope],
     }
 

@@ -10,6 +10,7 @@ from ..present import escape
 from ..protocol.client import PROTOCOL_MINOR, as_spoken
 from ..protocol.wire import canonical, same
 from ..rules.plurals import counted
+from .answerbounds import ENVELOPE, message_breach
 from .fixtures import REFERENCE, Case, Expectation, StepExpect, in_order
 
 
@@ -173,7 +174,8 @@ def compare(
     """
     if expect.errored:
         if response.get("errored") is True:
-            return None
+            breach = message_breach(response)  # an errored answer's own bounds: its envelope, not the game
+            return None if breach is None else Difference("answer", ENVELOPE, breach.bound, breach.seen)
         return Difference("request", "errored", {"errored": True}, {k: response.get(k) for k in ("legal", "final")})
     actions = case.plain_actions
     want_final = expect.plain_final

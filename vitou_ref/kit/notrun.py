@@ -29,11 +29,19 @@ def not_run(run: Run) -> str:
         by = "outside the smoke test" if run.options.smoke else "left out by --only"
         parts.append(f"{counted(left, 'case', 'cases')} {by}")
     skipped: dict[str, int] = {}
+    cannot: dict[str, int] = {}
     for r in run.results:
-        if r.outcome == SKIPPED:
+        if r.outcome != SKIPPED:
+            continue
+        if r.ruleset not in run.offered:
             key = f"the envelope cases under {r.ruleset}" if r.section == ENVELOPE else r.ruleset
             skipped[key] = skipped.get(key, 0) + 1
+        elif r.section == ENVELOPE:  # offered, and still not sent: the case says why it cannot apply there
+            cannot[r.ruleset] = cannot.get(r.ruleset, 0) + 1
     if skipped:
         shown = ", ".join(f"{n} of {key}" for key, n in skipped.items())
         parts.append(f"{shown}, not offered by the implementation")
+    if cannot:
+        shown = ", ".join(f"{counted(n, 'envelope case', 'envelope cases')} under {name}" for name, n in cannot.items())
+        parts.append(f"{shown} that cannot apply there (each says why)")
     return "; ".join(parts)

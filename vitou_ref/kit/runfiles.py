@@ -13,8 +13,9 @@ from ..present import escape
 from ..rules.files import create_new, still_there, write_file
 from ..rules.model import Ruleset
 from .certify import ENVELOPE, ERRORED, FAILED, SKIPPED, XFAIL, XPASS, CaseResult, Run
+from .envelope import envelope_under
 from .provenance import suite_hash
-from .verdicts import Verdict, rules_text, verdicts
+from .verdicts import Verdict, envelope_results, rules_text, verdicts
 
 
 class JsonlReport:
@@ -103,11 +104,13 @@ def junit_xml(run: Run, vs: list[Verdict]) -> bytes:
     x = escape.xml
     out = ['<?xml version="1.0" encoding="utf-8"?>', '<testsuites name="vitou certify">']
     for v in vs:
-        results = run.envelope() if v.kind == ENVELOPE else run.for_ruleset(v.ruleset)
+        envelope = v.kind == ENVELOPE  # one suite per ruleset it ran under, as its verdicts
+        results = envelope_results(run, v.ruleset) if envelope else run.for_ruleset(v.ruleset)
         failures = v.counts.get(FAILED, 0) + v.counts.get(XPASS, 0)
         skipped = v.counts.get(SKIPPED, 0) + v.counts.get(XFAIL, 0)
+        name = envelope_under(v.ruleset) if envelope else v.ruleset
         out.append(
-            f'<testsuite name="{x(ENVELOPE if v.kind == ENVELOPE else v.ruleset)}" tests="{len(results)}" '
+            f'<testsuite name="{x(name)}" tests="{len(results)}" '
             f'failures="{failures}" errors="{v.counts.get(ERRORED, 0)}" skipped="{skipped}" '
             f'time="{sum(r.seconds for r in results):.4f}">'
         )
@@ -142,7 +145,13 @@ def save_failed(
     """
     from ..rules.yamlout import dump
 
-    bad = [r for r in run.results if r.outcome in (FAILED, ERRORED, XPASS)]
+    # Once a case, under the first ruleset it failed under: an envelope case runs under every ruleset, and a saved
+    # case runs under any of them again.
+    first: dict[str, CaseResult] = {}
+    for r in run.results:
+        if r.outcome in (FAILED, ERRORED, XPASS):
+            first.setdefault(r.case.id, r)
+    bad = list(first.values())
     if not bad:
         return [], []
     try:

@@ -44,9 +44,13 @@ class Suite:
         return [c for c in self.cases if c.applies_to(ruleset)]
 
     def rulesets(self) -> list[str]:
-        """The concrete rulesets some case applies to: shipped ones first, in shipped order, then exact names."""
+        """The concrete rulesets some case applies to: shipped ones first, in shipped order, then exact names.
+
+        An envelope case that names none runs under every ruleset: a suite of such cases alone, the shipped ones.
+        """
         every: list[Case | EnvelopeCase] = [*self.cases, *self.envelope]
-        return concrete_names([r for c in every for r in c.refs], shipped_names())
+        names = concrete_names([r for c in every for r in c.refs], shipped_names())
+        return names or (shipped_names() if any(not e.refs for e in self.envelope) else [])
 
     def known_rulesets(self, also: Iterable[str] = ()) -> list[str]:
         """Every ruleset a run of this suite may ask for: the shipped ones, those its cases name, and ``also``."""

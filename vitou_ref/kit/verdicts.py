@@ -15,7 +15,7 @@ from ..protocol.client import IDENTITY
 from ..rules.model import Ruleset
 from ..rules.plurals import counted
 from .certify import ENVELOPE, ERRORED, FAILED, PASSED, SKIPPED, XFAIL, XPASS, CaseResult, Run, outcome_level
-from .envelope import EnvelopeCase
+from .envelope import EnvelopeCase, envelope_under
 from .judge import CODE, OUTCOME
 from .notrun import not_run
 from .refusals import Refusals, shown
@@ -213,13 +213,12 @@ def verdicts(run: Run, rules: Mapping[str, Ruleset | None]) -> list[Verdict]:
         if run.level == CODE and any(r.codes_only for r in results):
             v.at_outcome = counts_of([outcome_level(r.outcome, r.codes_only) for r in results])
         out.append(v)
-    envelope = run.envelope()
-    if envelope:
-        out.append(_envelope_verdict(envelope))
+    # The envelope's verdicts after the rules', one per ruleset it ran under, each on every envelope case.
+    out += [_envelope_verdict(n, envelope_results(run, n)) for n in run.options.rulesets if envelope_results(run, n)]
     changed = changed_identity(run.results)
     for v in out:
         v.smoke = run.options.smoke
-        v.level = run.level  # an envelope case is a request, never a refused step: it is judged alike at both
+        v.level = run.level  # an envelope case's steps were judged at the run's level, its errored answers at both
         v.changed = changed
         v.suite = None if run.suite.published else run.suite.root
         v.only = bool(run.options.only)
@@ -251,15 +250,19 @@ def tallied(
     )
 
 
-def _envelope_verdict(results: list[CaseResult]) -> Verdict:
+def envelope_results(run: Run, ruleset: str) -> list[CaseResult]:
+    """The envelope cases' results under one ruleset: what its envelope verdict (and JUnit suite) counts."""
+    return [r for r in run.envelope() if r.ruleset == ruleset]
+
+
+def _envelope_verdict(ruleset: str, results: list[CaseResult]) -> Verdict:
     counts = counts_of([r.outcome for r in results])
     topics: dict[str, list[bool]] = {}
     for r in results:
         if r.outcome != SKIPPED and isinstance(r.case, EnvelopeCase):
             topics.setdefault(r.case.topic, []).append(r.outcome == PASSED)
-    under = ", ".join(dict.fromkeys(r.ruleset for r in results))
     sections = {t: (sum(v), len(v)) for t, v in topics.items()}
-    return Verdict(under, counts, len(results), 0, 0, sections, kind=ENVELOPE)
+    return Verdict(ruleset, counts, len(results), 0, 0, sections, kind=ENVELOPE)
 
 
 def rules_text(ruleset: Ruleset) -> dict[str, Any]:
@@ -306,7 +309,8 @@ def render_text(run: Run, vs: list[Verdict]) -> str:
     for v in vs:
         lines.append("")
         if v.kind == ENVELOPE:
-            lines.append("envelope by topic (docs/reference/protocol.md, lines that are not proper requests):")
+            head = f"{envelope_under(v.ruleset)} by topic"
+            lines.append(f"{head} (docs/reference/protocol.md, lines that are not proper requests):")
             lines.extend(f"  {t}: {a}/{b} cases" for t, (a, b) in sorted(v.sections.items()))
             continue
         # A case declares clauses of one section or several, and counts in each: the sections' cases add up to

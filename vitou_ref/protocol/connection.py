@@ -292,12 +292,16 @@ class Connection:
     def _read_line(self, deadline: float) -> bytes:
         while True:
             nl = self._out.find(b"\n")
+            if nl > self.max_line:  # its newline came in the chunk that took it past the bound: over it all the same
+                raise Fault("too_long", f"a response line is over {self.max_line} bytes: {nl} bytes before its newline")
             if nl >= 0:
                 line = bytes(self._out[:nl])
                 del self._out[: nl + 1]
                 return line
             if len(self._out) > self.max_line:
-                raise Fault("too_long", f"a response line is over {self.max_line} bytes")
+                raise Fault(
+                    "too_long", f"a response line is over {self.max_line} bytes: {len(self._out)} read, no newline"
+                )
             if not self._out_open:
                 raise self._exited("exited before answering")
             if not self._pump(deadline):

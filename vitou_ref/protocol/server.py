@@ -33,13 +33,13 @@ def run_case(t: Tables, setup: Any, actions: Any, seq: Any = None, trace: list[E
     (with what the protocol leaves out, such as the resolution row).
     """
     if not isinstance(setup, Mapping):
-        return errored(seq, "setup must be a JSON object")
+        return _errored(seq, "setup must be a JSON object")
     if not isinstance(actions, list):
-        return errored(seq, "actions must be a JSON array")
+        return _errored(seq, "actions must be a JSON array")
     try:
         match = match_from_setup(t, setup)
     except SetupError as exc:
-        return errored(seq, f"setup: {exc}")
+        return _errored(seq, f"setup: {exc}")  # a setup's words quote the request: escaped and cut, as every message
     j = t.as_json
     legal = [j(a) for a in match.legal_actions()]
     steps: list[dict[str, Any]] = []

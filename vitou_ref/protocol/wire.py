@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
+import re
 from typing import Any
 
 from ..present import escape
 
 MAX_DEPTH = 64  # far deeper than any protocol message (an event's score sits at depth 5)
+MAX_DIGITS = 4300  # digits of one JSON integer; counted here, not left to the interpreter's own setting
 _BOM = "\ufeff"
+_STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')  # a JSON string, escapes included: brackets in it do not nest
+_BRACKETS = re.compile(r"[\[\]{}]")
 
 
 class WireError(ValueError):
@@ -33,6 +38,14 @@ def _float(text: str) -> float:
     return value
 
 
+def _int(text: str) -> int:
+    # The scanner's integers: the bound holds whatever limit Python was started with (PYTHONINTMAXSTRDIGITS).
+    digits = len(text) - text.startswith("-")
+    if digits > MAX_DIGITS:
+        raise WireError("number", f"an integer of {digits} digits, over {MAX_DIGITS}")
+    return int(text)
+
+
 def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj = dict(pairs)
     if len(obj) != len(pairs):
@@ -42,8 +55,8 @@ def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
-_DECODER = json.JSONDecoder(parse_constant=_constant, parse_float=_float)
-_STRICT = json.JSONDecoder(parse_constant=_constant, parse_float=_float, object_pairs_hook=_unique)
+_DECODER = json.JSONDecoder(parse_constant=_constant, parse_float=_float, parse_int=_int)
+_STRICT = json.JSONDecoder(parse_constant=_constant, parse_float=_float, parse_int=_int, object_pairs_hook=_unique)
 
 
 def loads(data: bytes | str, *, max_depth: int = MAX_DEPTH, strict: bool = False) -> Any:
@@ -72,11 +85,11 @@ def loads(data: bytes | str, *, max_depth: int = MAX_DEPTH, strict: bool = False
     except WireError:
         raise
     except RecursionError:
-        raise WireError("depth", f"nested deeper than {max_depth} levels") from None
-    except ValueError as exc:  # JSONDecodeError, and integers past the digit limit
+        raise WireError("depth", f"nested {depth_of(text)} levels deep, deeper than {max_depth}") from None
+    except ValueError as exc:  # JSONDecodeError, and integers past a lower limit Python was started with
         raise WireError("json", f"not JSON: {exc}") from None
     if not depth_within(value, max_depth):
-        raise WireError("depth", f"nested deeper than {max_depth} levels")
+        raise WireError("depth", f"nested {depth_of(text)} levels deep, deeper than {max_depth}")
     return value
 
 
@@ -91,6 +104,12 @@ def depth_within(value: Any, max_depth: int = MAX_DEPTH) -> bool:
         children = node.values() if type(node) is dict else node if type(node) is list else ()
         stack.extend((c, depth + 1) for c in children if type(c) in containers)
     return True
+
+
+def depth_of(text: str) -> int:
+    """How deep the arrays and objects of JSON text nest, its strings left out: for a message, when it is too deep."""
+    brackets = _BRACKETS.findall(_STRINGS.sub("", text))
+    return max(itertools.accumulate(1 if b in "[{" else -1 for b in brackets), default=0)
 
 
 def dumps(value: Any) -> str:

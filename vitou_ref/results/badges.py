@@ -23,7 +23,8 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 def badge(t: Tally, envelope: bool = False) -> dict[str, object]:
     """The endpoint document (schema/shields-endpoint.schema.json) of one tally."""
-    what = "envelope" if envelope else t.ruleset.replace("/", " ")
+    what = t.ruleset.replace("/", " ")
+    what = f"envelope {what}" if envelope else what
     message = escape.text(f"{t.passed}/{t.verdict.total} {what}", 80)
     if t.entrant.report.level == "outcome":
         message += " (outcome level)"  # refusals judged, not their error codes: never to pass for a code-level badge
@@ -37,7 +38,7 @@ def _slug(text: str) -> str:
 
 
 def badges(c: Comparison) -> Iterator[tuple[str, dict[str, object]]]:
-    """(file name, document) for each implementation and ruleset of the comparison, and for its envelope.
+    """(file name, document) for each implementation and ruleset of the comparison, and for the envelope under it.
 
     A name is made of the implementation's own words, so it is given by the reports' order: the first report
     to be named so keeps it; a later one adds its file's name, and never takes a name another report has as
@@ -61,7 +62,7 @@ def badges(c: Comparison) -> Iterator[tuple[str, dict[str, object]]]:
 
 def _stem(t: Tally, envelope: bool) -> str:
     r = t.entrant.report
-    return "-".join(_slug(s) for s in (r.name, r.version, "envelope" if envelope else t.ruleset))
+    return "-".join(_slug(s) for s in (r.name, r.version, *(["envelope"] if envelope else []), t.ruleset))
 
 
 def write_badges(directory: str, c: Comparison) -> list[str]:

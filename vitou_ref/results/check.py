@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from ..kit.certify import ENVELOPE, SMOKE_IDS, outcome_level
-from ..kit.envelope import EnvelopeCase
+from ..kit.envelope import EnvelopeCase, envelope_under
 from ..kit.fixtures import Case
 from ..kit.suite import Suite, cases_matching
 from ..kit.verdicts import Verdict, changed_identity, tallied
@@ -56,7 +56,7 @@ def _bundled(reports: Sequence[Report]) -> tuple[str, Suite] | None:
 def problems(report: Report, suite: Suite | None = None) -> list[Problem]:
     """Every way the report disagrees with itself, and with ``suite`` (the suite its header claims, if known)."""
     out = list(_unnamed_rulesets(report))
-    declared = report.planned
+    declared = _declared(report)
     plan, whose = declared, "its header's plan"
     if suite is not None:
         out += _against_suite(report, suite)
@@ -88,11 +88,24 @@ def _unnamed_rulesets(report: Report) -> Iterator[Problem]:
             yield _at(report, UNKNOWN, what, case.line, "/ruleset")
 
 
-Plan = tuple[dict[str, list[str]], list[str]]
+Plan = tuple[dict[str, list[str]], dict[str, list[str]]]  # the case ids per ruleset: the rules', the envelope's
 
 
-def _normal(plan: Plan) -> tuple[dict[str, list[str]], list[str]]:
-    return {k: v for k, v in plan[0].items() if v}, plan[1]
+def _normal(plan: Plan) -> Plan:
+    return {k: v for k, v in plan[0].items() if v}, {k: v for k, v in plan[1].items() if v}
+
+
+def _declared(report: Report) -> Plan | None:
+    """The header's plan; where the envelope ran once a run (a list of its ids), each id under the ruleset its
+    case line names, or the run's first when it has none."""
+    planned = report.planned
+    if planned is None or isinstance(planned[1], dict):
+        return planned
+    ran = {c.id: c.ruleset for c in report.cases if c.envelope}
+    envelope: dict[str, list[str]] = {}
+    for case_id in planned[1]:
+        envelope.setdefault(ran.get(case_id, next(iter(report.rulesets), "")), []).append(case_id)
+    return planned[0], envelope
 
 
 def _plan_of(suite: Suite, report: Report) -> Plan:
@@ -104,7 +117,8 @@ def _plan_of(suite: Suite, report: Report) -> Plan:
         if not chosen and only == list(SMOKE_IDS):  # --smoke: the first three cases of a ruleset without them
             chosen = suite.applicable(name)[:3]
         rules[name] = [c.id for c in chosen]
-    envelope = [c.id for c in cases_matching(suite.envelope, only) if any(c.applies_to(n) for n in report.rulesets)]
+    ids = [c.id for c in cases_matching(suite.envelope, only)]  # every one, under every ruleset: certify's plan
+    envelope = {name: list(ids) for name in report.rulesets}
     return rules, envelope
 
 
@@ -129,7 +143,7 @@ def _against_suite(report: Report, suite: Suite) -> Iterator[Problem]:
 def _against_plan(report: Report, plan: Plan, whose: str, flagged: set[int | None]) -> Iterator[Problem]:
     rules, envelope = plan
     wanted: dict[tuple[str, str], None] = {(n, i): None for n, ids in rules.items() for i in ids}
-    wanted.update({(ENVELOPE, i): None for i in envelope})
+    wanted.update({(envelope_under(n), i): None for n, ids in envelope.items() for i in ids})
     for line in report.cases:
         if line.key not in wanted and line.line not in flagged:
             what = f"{escape.text(line.id, 40)} under {escape.text(line.key[0], 60)} is not in {whose}"
@@ -145,8 +159,7 @@ def _against_footer(report: Report) -> Iterator[Problem]:
     footer = report.footer or {}
     lines: dict[tuple[str, str], list[CaseLine]] = {}
     for case in report.cases:
-        kind = ENVELOPE if case.envelope else "rules"
-        lines.setdefault((kind, ENVELOPE if case.envelope else case.ruleset), []).append(case)
+        lines.setdefault((ENVELOPE if case.envelope else "rules", case.ruleset), []).append(case)
     seen = set()
     for i, v in enumerate(footer.get("verdicts", [])):
         where = pointer(["verdicts", i])
@@ -155,11 +168,15 @@ def _against_footer(report: Report) -> Iterator[Problem]:
                 report, "REPORT_MALFORMED", "the footer's verdict is not one certify writes", report.footer_line, where
             )
             continue
-        key = (v["kind"], ENVELOPE if v["kind"] == ENVELOPE else v["ruleset"])
-        seen.add(key)
-        yield from _one_verdict(report, v, lines.get(key, []), where)
+        # An envelope verdict is on the lines under its ruleset; one of a run that ran the envelope once, on the
+        # lines under each of the rulesets it names ("vitou/1.0.0, le-truc/1.0.0").
+        names = v["ruleset"].split(", ") if v["kind"] == ENVELOPE else [v["ruleset"]]
+        keys = [(v["kind"], n) for n in names]
+        seen.update(keys)
+        yield from _one_verdict(report, v, [c for k in keys for c in lines.get(k, [])], where)
     for kind, name in lines.keys() - seen:
-        what = f"the footer gives no verdict on the {len(lines[(kind, name)])} cases of {escape.text(name, 60)}"
+        of = envelope_under(name) if kind == ENVELOPE else name
+        what = f"the footer gives no verdict on the {len(lines[(kind, name)])} cases of {escape.text(of, 80)}"
         yield _at(report, COUNTS, what, report.footer_line, "/verdicts")
 
 
@@ -179,7 +196,11 @@ def _one_verdict(report: Report, v: Mapping[str, Any], cases: list[CaseLine], wh
     counts: dict[str, int] = {}
     for case in cases:
         counts[case.outcome] = counts.get(case.outcome, 0) + 1
-    name = "the envelope" if v["kind"] == ENVELOPE else escape.text(v["ruleset"], 60)
+    name = (
+        f"the envelope under {escape.text(v['ruleset'], 200)}"
+        if v["kind"] == ENVELOPE
+        else escape.text(v["ruleset"], 60)
+    )
     said = {k: n for k, n in v["counts"].items() if n}
     if v["total"] != len(cases) or said != counts:
         what = f"the footer counts {v['total']} cases of {name} ({_counts(said)}); its lines hold {len(cases)} ({_counts(counts)})"

@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..kit.certify import ENVELOPE, PASSED, SKIPPED, outcome_level
+from ..kit.envelope import envelope_under
 from ..kit.judge import CODE, OUTCOME
 from ..kit.verdicts import Verdict, changed_identity, counts_of, tallied
 from .read import CaseLine, Report, short_hash
@@ -85,7 +86,7 @@ class Tally:
 
 @dataclass
 class Group:
-    """A ruleset as its hashes tell it (or the envelope): the tallies of the entrants that ran it."""
+    """A ruleset as its hashes tell it (or the envelope under one): the tallies of the entrants that ran it."""
 
     name: str
     envelope: bool
@@ -146,18 +147,17 @@ class Group:
 @dataclass
 class Comparison:
     entrants: list[Entrant]
-    groups: list[Group]  # the rulesets in the order first run, then the envelope
+    groups: list[Group]  # the rulesets in the order first run, then the envelope under each
 
     def rows(self) -> list[tuple[Entrant, Tally, Tally | None]]:
-        """The summary: per entrant, per ruleset it ran, its tally and the envelope's when the envelope ran under it."""
+        """The summary: per entrant, per ruleset it ran, its tally and the envelope's under that ruleset, if it ran."""
         out = []
         for e in self.entrants:
-            envelope = next((t for g in self.groups if g.envelope for t in g.tallies if t.entrant is e), None)
+            envelope = {t.ruleset: t for g in self.groups if g.envelope for t in g.tallies if t.entrant is e}
             for g in self.groups:
                 for t in g.tallies:
                     if t.entrant is e and not g.envelope:
-                        under = envelope if envelope is not None and envelope.ruleset == t.ruleset else None
-                        out.append((e, t, under))
+                        out.append((e, t, envelope.get(t.ruleset)))
         return out
 
     @property
@@ -171,24 +171,22 @@ def compare(reports: Sequence[Report]) -> Comparison:
     groups: dict[tuple[str, str | None, str | None], Group] = {}
     for e in entrants:
         r = e.report
-        envelope = {c.id: c for c in r.cases if c.envelope}
-        under = next(iter(envelope.values())).ruleset if envelope else None
         by_ruleset: dict[str, dict[str, CaseLine]] = {name: {} for name in r.rulesets}
+        envelope: dict[str, dict[str, CaseLine]] = {}  # the envelope under each ruleset it ran under
         for case in r.cases:
-            if not case.envelope:
-                by_ruleset.setdefault(case.ruleset, {})[case.id] = case
+            (envelope if case.envelope else by_ruleset).setdefault(case.ruleset, {})[case.id] = case
         for name, results in by_ruleset.items():
-            if not results and name != under:
+            if not results and name not in envelope:
                 continue  # a ruleset of the run that no case was asked for (--only)
             key = (name, r.spec.get(name), r.suite_hash)
             group = groups.get(key) or groups.setdefault(key, _group(r, name))
             verdict = _verdict(name, results, group, level=r.level, changed=changed_identity(r.cases))
             group.tallies.append(Tally(e, name, results, verdict))
-        if under is not None:
-            key = (ENVELOPE, None, r.suite_hash)
-            group = groups.get(key) or groups.setdefault(key, Group(ENVELOPE, True, None, r.suite_hash))
-            verdict = _verdict(under, envelope, group, kind=ENVELOPE, level=r.level, changed=changed_identity(r.cases))
-            group.tallies.append(Tally(e, under, envelope, verdict))
+        for name, results in envelope.items():
+            key = (envelope_under(name), None, r.suite_hash)
+            group = groups.get(key) or groups.setdefault(key, Group(envelope_under(name), True, None, r.suite_hash))
+            verdict = _verdict(name, results, group, kind=ENVELOPE, level=r.level, changed=changed_identity(r.cases))
+            group.tallies.append(Tally(e, name, results, verdict))
     ordered = sorted(groups.values(), key=lambda g: g.envelope)  # stable: the rulesets in order, the envelope last
     _label_groups(ordered)
     return Comparison(entrants, ordered)

@@ -222,7 +222,8 @@ def _columns(g: Group, first: str) -> str:
 
 
 def _group(g: Group, gi: int, book: Rulebook | None, ids: _Ids, index: Mapping[str, int]) -> str:
-    out = [f'<section id="g{gi}"><h2>{"Envelope" if g.envelope else "Ruleset"} {_e(g.label)}</h2>']
+    title = g.label[:1].upper() + g.label[1:] if g.envelope else f"Ruleset {g.label}"  # "Envelope under vitou/1.1.0"
+    out = [f'<section id="g{gi}"><h2>{_e(title)}</h2>']
     if not g.envelope:
         out.append("<h3>By rules-text section and clause</h3><p>Cases passed of cases run.</p>")
         out.append(f'<div class="scroll"><table>{_columns(g, "section / clause")}<tbody>')
@@ -302,7 +303,7 @@ def _failing(c: Comparison, ids: _Ids, index: Mapping[str, int], book: Rulebook 
 
 
 def _failure(ident: str, t: Tally, case: CaseLine, book: Rulebook | None) -> str:
-    where = "envelope" if case.envelope else t.ruleset
+    where = case.key[0]  # its ruleset, or the envelope under it
     out = [
         f'<details id="{ident}"><summary><strong>{_e(case.id, 60)}</strong> {_e(case.label)} · {_e(where, 60)} · '
         f"{_e(case.title, 200)}</summary>"

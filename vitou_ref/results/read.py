@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..kit.certify import ENVELOPE, ERRORED, FAILED, PASSED, SKIPPED, XFAIL, XPASS
+from ..kit.envelope import envelope_under
 from ..kit.judge import CODE, LEVELS
 from ..kit.verdicts import rules_text
 from ..present import escape
@@ -40,8 +41,8 @@ class CaseLine:
 
     @property
     def key(self) -> tuple[str, str]:
-        """What a case is compared by across reports: its ruleset (or ``envelope``, run once per run) and its id."""
-        return (ENVELOPE if self.envelope else self.ruleset, self.id)
+        """What a case is compared by across reports: its ruleset (an envelope case's, the envelope under it) and id."""
+        return (envelope_under(self.ruleset) if self.envelope else self.ruleset, self.id)
 
     @property
     def behaviour(self) -> str:
@@ -122,12 +123,12 @@ class Report:
         return [p for p in only if isinstance(p, str)] if isinstance(only, list) else []
 
     @property
-    def planned(self) -> tuple[dict[str, list[str]], list[str]] | None:
-        """The ids the header says the run was to send, per ruleset, and the envelope's; None for an older header."""
+    def planned(self) -> tuple[dict[str, list[str]], Any] | None:
+        """The ids the header plans per ruleset, rules and envelope (a list: it ran once a run); None if it is older."""
         planned = self.header.get("planned")
         if not isinstance(planned, dict):
             return None
-        return dict(planned["rules"]), list(planned["envelope"])  # their types are checked as the header is read
+        return dict(planned["rules"]), planned["envelope"]  # their types are checked as the header is read
 
     @property
     def level(self) -> str:
@@ -282,17 +283,20 @@ def _wrong_header_fields(value: Mapping[str, Any]) -> tuple[str, str] | None:
         return "/implementation", "'implementation' is not an object"
     if value.get("level", CODE) not in LEVELS:
         return "/level", "'level' is neither 'code' nor 'outcome'"
-    planned = value.get("planned", {"rules": {}, "envelope": []})
+    planned = value.get("planned", {"rules": {}, "envelope": {}})
     rules = planned.get("rules") if isinstance(planned, dict) else None
-    if not (
-        isinstance(rules, dict) and all(_strings(ids) for ids in rules.values()) and _strings(planned.get("envelope"))
-    ):
-        return "/planned", "'planned' is not the case ids of each ruleset and of the envelope"
+    envelope = planned.get("envelope") if isinstance(planned, dict) else None
+    if not (_by_ruleset(rules) and (_strings(envelope) or _by_ruleset(envelope))):  # a list: the envelope ran once
+        return "/planned", "'planned' is not the case ids of each ruleset, rules and envelope"
     return None
 
 
 def _strings(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _by_ruleset(value: Any) -> bool:
+    return isinstance(value, dict) and all(_strings(ids) for ids in value.values())
 
 
 def _add(report: Report, value: Any, number: int) -> None:

@@ -281,13 +281,20 @@ def answer(req):
     return errored(seq, "unknown cmd: the commands are start, run and stop")
 
 
+def not_json(text):
+    """NaN, Infinity and a number out of the double range are not JSON, whatever Python's json module reads."""
+    if text in ("NaN", "Infinity", "-Infinity") or float(text) in (float("inf"), float("-inf")):
+        raise ValueError(f"{text} is not a JSON number")
+    return float(text)
+
+
 def main():
     for line in sys.stdin.buffer:
         body = line.removeprefix(b"\xef\xbb\xbf")
         if not body.strip(b" \t\r\n"):
             continue
         try:
-            req = json.loads(body.decode("utf-8"))
+            req = json.loads(body.decode("utf-8"), parse_constant=not_json, parse_float=not_json)
         except (ValueError, RecursionError):
             req = None
         if not isinstance(req, dict):
