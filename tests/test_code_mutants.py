@@ -28,6 +28,7 @@ tool = _load("code_mutants")
 ops = _load("code_mutants_ops")
 probe = _load("code_mutants_probe")
 broken = _load("code_mutants_broken")
+sorter = _load("code_mutants_sort")
 
 SOURCE = '''"""The module's docstring, with a < and an and."""
 
@@ -265,7 +266,8 @@ def test_the_score_counts_equivalents_apart_and_reports_a_listed_mutant_that_is_
 
 def test_the_suite_alone_is_scored_apart_from_the_probe() -> None:
     # What a certification of another engine sees is certify's verdicts, never the probe's word-for-word
-    # comparisons: a mutant only the probe kills counts in the score with the probe, not in the suite's.
+    # comparisons: a mutant only the probe kills counts in the score with the probe, and is sorted apart from the
+    # suite's, as visible only outside the protocol.
     mutants = ops.find_mutants("m.py", SOURCE)[:4]
     outcomes = [
         tool.Outcome(mutants[0].id, tool.KILLED, "FAILED", "VT-0001", "vitou/1.1.0"),
@@ -276,11 +278,66 @@ def test_the_suite_alone_is_scored_apart_from_the_probe() -> None:
     doc = tool.report_json(mutants, {"m.py": SOURCE.encode()}, outcomes, {}, {"cases": 2, "jobs": 1, "seconds": 1.0,
                            "seconds_per_mutant": 0.25, "stale": []})  # fmt: skip
     assert (doc["killed"], doc["killed_by_suite"], doc["killed_by_probe_only"]) == (3, 2, 1)
-    assert (doc["suite_score"], doc["score"]) == (50.0, 75.0)
-    assert doc["modules"]["m.py"]["suite_score"] == 50.0
+    assert (doc["suite_score"], doc["score"], doc["protocol_score"]) == (50.0, 75.0, 66.7)
+    assert doc["modules"]["m.py"]["protocol_score"] == 66.7
     text = tool.render(doc)
-    assert "code mutation score of the suite alone 50.0%: 2 of 4 mutants killed by certify's verdicts" in text
+    assert "the suite alone, of the mutants the protocol can show: 66.7% (2 of 3 killed by certify's verdicts" in text
     assert "code mutation score with the probe 75.0%: 3 of 4 mutants killed, 1 of them only by the probe" in text
+    assert f"visible only outside the protocol, not counted (killed by the probe alone):\n  {mutants[1].id}" in text
+
+
+def test_what_the_suite_lets_through_is_sorted_four_ways() -> None:
+    # equivalent (listed), the reference's own limits (its change is all in their code), visible only outside the
+    # protocol (the probe alone kills it), visible through the protocol (the rest: a survivor is a miss).
+    mutants = ops.find_mutants("m.py", SOURCE)[:7]
+    ids = [m.id for m in mutants]
+    outcomes = [
+        tool.Outcome(ids[0], tool.KILLED, "FAILED", "VT-0001", "vitou/1.1.0"),  # through, killed
+        tool.Outcome(ids[1], tool.KILLED, "FAILED", tool.PROBE, None, "vitou audit d.yaml: output differs"),  # outside
+        tool.Outcome(ids[2], tool.KILLED, "FAILED", tool.PROBE, None, "the adapter: adapter_file: output differs"),
+        tool.Outcome(ids[3], tool.SURVIVED),  # a limit's, survived
+        tool.Outcome(ids[4], tool.SURVIVED),  # through, missed
+        tool.Outcome(ids[5], tool.SURVIVED),  # listed as equivalent
+        tool.Outcome(ids[6], tool.KILLED, "FAILED", "VE-0006", "vitou/1.1.0"),  # a limit's code, but the suite saw it
+    ]
+    equivalents = {ids[5]: "it only saves work"}
+    tool.judge(outcomes, equivalents)
+    sorter.sort_outcomes(outcomes, {ids[2], ids[3], ids[6]})
+    kinds = [o.sort for o in outcomes]
+    assert kinds == [sorter.THROUGH, sorter.OUTSIDE, sorter.LIMITS, sorter.LIMITS, sorter.THROUGH,
+                     sorter.EQUIVALENT, sorter.THROUGH]  # fmt: skip
+    extra = {"cases": 2, "jobs": 1, "seconds": 1.0, "seconds_per_mutant": 0.25, "stale": []}
+    doc = tool.report_json(mutants, {"m.py": SOURCE.encode()}, outcomes, equivalents, extra)
+    assert doc["sorted"] == {sorter.EQUIVALENT: 1, sorter.LIMITS: 2, sorter.OUTSIDE: 1, sorter.THROUGH: 3}
+    assert (doc["protocol_killed"], doc["protocol_mutants"], doc["protocol_score"]) == (2, 3, 66.7)
+    text = tool.render(doc)
+    assert "sorted: 7 mutants, 1 equivalent, 1 visible only outside the protocol (killed by the probe alone), " \
+        "2 of the reference's own limits (1 of them killed by the probe), 3 visible through the protocol " \
+        "(2 killed by the suite, 1 missed)" in text  # fmt: skip
+    assert "the suite alone, of the mutants the protocol can show: 66.7% (2 of 3 killed" in text
+    assert f"survivors visible through the protocol (a case could kill each):\n  {ids[4]}" in text
+    assert f"  {ids[3]}  {mutants[3].description}  [survived]" in text
+
+
+def test_the_own_limits_name_code_that_exists_and_only_the_limits() -> None:
+    mutants, sources = tool.generate(tool.default_modules())
+    for limit in sorter.OWN_LIMITS:
+        assert limit.module in sources and limit.why, limit
+        assert sorter.limit_spans(limit.module, sources[limit.module]), f"{limit} names no code any more"
+    limits = sorter.own_limit_ids(mutants, sources)
+    assert {i.split(":")[0] for i in limits} == {"protocol/server.py", "protocol/wire.py"}
+    by_id = {m.id: m for m in mutants}
+    # Whole functions of the limits, the constants, the refusal of a line too deep, the answer to one too long.
+    for ident in ("protocol/wire.py:depth_within:cmp:1", "protocol/wire.py:_int:cmp:1",
+                  "protocol/wire.py:<module>:incr:1", "protocol/server.py:<module>:incr:3",
+                  "protocol/server.py:read_lines:cmp:1", "protocol/server.py:Server.serve:stmt:1"):  # fmt: skip
+        assert ident in limits, by_id[ident].description
+    # Not a limit's: the last line read without a newline, the strict reading of answers (a default argument),
+    # the 1,000 characters of a message (the protocol's bound), reading a line at all.
+    for ident in ("protocol/server.py:read_lines:boolop:1", "protocol/wire.py:<module>:bool:1",
+                  "protocol/server.py:<module>:incr:6", "protocol/server.py:read_lines:negate:1",
+                  "protocol/wire.py:loads:negate:2"):  # fmt: skip
+        assert ident in by_id and ident not in limits, by_id[ident].description
 
 
 def _depth(value: object) -> int:
@@ -301,6 +358,34 @@ def test_the_probe_lines_sit_exactly_at_the_documented_limits() -> None:
     assert len(probe.limit_line("length", 16 * 1024 * 1024)) == 16 * 1024 * 1024
     assert json.loads(probe.limit_line("length", 100)) == {"cmd": "start", "protocol": 1, "seq": 1}
     assert len(json.loads(probe.limit_line("cmd", 200))["cmd"]) == 400  # a BEL and an é, 200 times
+    assert _depth(json.loads(probe.limit_line("depthobj", 64))) == 64  # objects count as arrays do
+    assert _depth(json.loads(probe.limit_line("depthobj", 65))) == 65
+    assert b"[" not in probe.limit_line("depthobj", 65)
+
+
+def _command(line: bytes) -> object:
+    """The command a line asks for, as a reader of requests takes it (a key given twice: the last), or None."""
+    try:
+        value = json.loads(line)
+    except ValueError:
+        return None
+    return value.get("cmd") if isinstance(value, dict) else None
+
+
+def test_the_probe_reads_every_line_it_sends_and_the_errored_requests_of_the_cases(tmp_path: Path) -> None:
+    # A stop among the envelope lines would end the adapter before the lines at its limits: none is sent. The
+    # rules cases whose answer is errored are sent too, so that the words of their answers are compared.
+    plan = tool.build_plan(5.0, tmp_path)
+    assert plan.probe is not None
+    adapter = next(r for r in plan.probe.runs if isinstance(r, dict))
+    assert ["depthobj", 65] in adapter["adapter"]
+    lines = Path(adapter["adapter_file"]).read_bytes().splitlines()
+    assert not [line for line in lines if _command(line) == "stop"]
+    bundled = plan.parts[0]
+    errored = [c for rs, cs in bundled.cases.items() for c in cs if c.expectation(rs).errored]
+    assert errored and sum(line.startswith(b'{"cmd":"run","seq":') and b'"setup"' in line for line in lines) >= len(
+        errored
+    )
 
 
 def test_the_probe_writes_every_broken_rules_file_and_spec_check_refuses_each(tmp_path: Path) -> None:
@@ -332,3 +417,5 @@ def test_a_stratified_sample_scores_above_the_line(tmp_path: Path, capsys: pytes
     assert status == 0, report
     doc = json.loads(out.read_text(encoding="utf-8"))
     assert doc["mutants"] == 40 and doc["stale"] == [] and doc["listed_but_killed"] == []
+    # What certification of another engine can see: the suite's kills of the mutants the protocol can show.
+    assert doc["protocol_score"] >= 97.0, report

@@ -18,9 +18,11 @@ A mutant that survives every case meets the probe (tools/code_mutants_probe.py):
 several languages, spec check on broken rules files and the adapter's answers word for word, compared with the
 unmutated copy's outputs. Mutants listed as equivalent are not run unless --check-equivalents asks.
 
-Two scores are printed: the suite alone, the mutants that certify's verdicts tell apart (all that a
-certification of another engine ever sees), and with the probe, which tells apart what only the reference's
-own outputs show; --fail-under holds the second.
+What the suite lets through is sorted four ways (tools/code_mutants_sort.py): equivalent, the reference's own
+limits, visible only outside the protocol (the probe alone kills it), or visible through the protocol. Two
+scores are printed: the suite alone over the last kind, "the suite alone, of the mutants the protocol can show"
+(all that a certification of another engine can see), and with the probe, every kill over every mutant not
+equivalent; --fail-under holds the second.
 
 Exit status: 0, or 1 when the score is below --fail-under, or 2 when the
 unmutated copy does not pass every case (or the options are wrong).
@@ -55,6 +57,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import yaml  # noqa: E402
 from code_mutants_ops import Mutant, find_mutants  # noqa: E402
+from code_mutants_sort import (  # noqa: E402
+    KINDS,
+    LIMITS,
+    OUTSIDE,
+    THROUGH,
+    kind_of,
+    own_limit_ids,
+    sort_outcomes,
+    sorted_counts,
+    sorted_lines,
+)
 
 import vitou_ref  # noqa: E402
 from vitou_ref.kit.certify import ERRORED, FAILED, PASSED, CaseResult, Certifier, HarnessError, Options  # noqa: E402
@@ -71,7 +84,14 @@ ADAPTER = [sys.executable, "-m", "vitou_ref.adapter"]
 # randomplay.py and observation.py are left out: only simulation and the players use them, never the
 # protocol, so no case could tell a mutant of them (tests/test_observation.py guards what a seat may see).
 SKIPPED_ENGINE = {"randomplay.py", "observation.py", "__init__.py"}
-OTHER_MODULES = ("protocol/server.py", "protocol/wire.py", "rules/settings.py", "rules/cards.py", "rules/conditions.py")
+OTHER_MODULES = (
+    "protocol/server.py",
+    "protocol/wire.py",
+    "rules/settings.py",
+    "rules/bidchecks.py",
+    "rules/cards.py",
+    "rules/conditions.py",
+)
 KILLED, SURVIVED, EQUIVALENT = "killed", "survived", "equivalent"
 PROBE = "probe"  # the killing "case" of a mutant that only the probe tells apart
 PROBE_SCRIPT = Path(__file__).resolve().parent / "code_mutants_probe.py"
@@ -243,14 +263,20 @@ def build_probe(where: Path, plan_parts: list[Part]) -> Probe:
         runs += [["audit", path, "--at", str(k)] for k in range(1, 4)]
     shipped = sorted(str(p) for p in data_dir("spec").rglob("*.yaml") if "i18n" not in p.parts)
     runs.append(["spec", "check", "--format", "json", *shipped])
-    # Every envelope line (bar the 16 MiB ones, which the limits send), each answer compared word for word:
-    # the cases ask only for "errored"; the reference's messages say which check refused the line.
+    # Every envelope line (bar the 16 MiB ones, which the limits send, and stop, after which nothing would be read),
+    # and every request of a bundled rules case whose answer is errored, each answer compared word for word: the
+    # cases ask only for "errored"; the reference's messages say which check refused the line.
     lines = where / "envelope-lines.bin"
     with lines.open("wb") as out:
         for part in plan_parts:
             for ecase, ruleset in part.envelope:
-                out.writelines(x.to_bytes(ruleset) for x in ecase.lines if x.kind != "fill")
-    limits = [["depth", 64], ["depth", 65], ["digits", 4300], ["digits", 4301], ["cmd", 200]]
+                filled = ecase.under(ruleset)  # its placeholders filled from the ruleset, as certify sends it
+                if isinstance(filled, str):
+                    continue  # it cannot apply there
+                out.writelines(x.to_bytes(ruleset) for x in filled.lines if x.kind != "fill" and x.exit_status is None)
+        out.writelines(_errored_requests(plan_parts[:1]))
+    limits = [["depth", 64], ["depth", 65], ["depthobj", 64], ["depthobj", 65], ["digits", 4300], ["digits", 4301]]
+    limits += [["cmd", 200]]
     limits += [["cmdlen", 38], ["cmdlen", 39], ["cmdlen", 40], ["cmdlen", 41]]  # quoted: 40 and 41 characters
     limits += [["cmdodd", 1], ["cmdodd", 3]]
     limits += [["length", 16 * 1024 * 1024], ["length", 16 * 1024 * 1024 + 1]]
@@ -259,6 +285,15 @@ def build_probe(where: Path, plan_parts: list[Part]) -> Probe:
     plan_file = where / "probe-plan.json"
     plan_file.write_text(json.dumps(runs), encoding="utf-8")
     return Probe(runs, plan_file)
+
+
+def _errored_requests(parts: Sequence[Part]) -> list[bytes]:
+    """The request lines of the rules cases whose answer is errored (a setup that cannot be used), for the probe."""
+    out = []
+    for part in parts:
+        for ruleset, cases in part.cases.items():
+            out += [c.request_line(i, ruleset) for i, c in enumerate(cases, 1) if c.expectation(ruleset).errored]
+    return out
 
 
 # ---------------------------------------------------------------- running
@@ -275,6 +310,7 @@ class Outcome:
     cases: int = 0  # cases run
     seconds: float = 0.0
     run: bool = True  # False: listed as equivalent and not run (no --check-equivalents)
+    sort: str | None = None  # of the four kinds of tools/code_mutants_sort.py, once sorted
 
 
 class _Stop(Exception):
@@ -488,14 +524,26 @@ def killed_by_probe(o: Outcome) -> bool:
 
 
 def tally(outcomes: Sequence[Outcome]) -> dict[str, Any]:
-    """The counts and two scores: ``suite_score``, the kills of certification alone (what certify's verdicts over
-    the suites see, as a third-party engine is judged), and ``score``, those and the probe's together."""
+    """The counts, the four kinds (tools/code_mutants_sort.py) and three scores.
+
+    ``protocol_score``: the suite's kills of the mutants visible through the protocol, what certification of a
+    third-party engine can see; ``score``: every kill, the probe's too, of the mutants not equivalent;
+    ``suite_score``: the suite's kills of those, the probe's and the limits' mutants counted as misses.
+    """
     total = len(outcomes)
     killed = sum(o.status == KILLED for o in outcomes)
     by_probe = sum(killed_by_probe(o) for o in outcomes)
     equivalent = sum(o.status == EQUIVALENT for o in outcomes)
     counted = total - equivalent
+    kinds = {k: [o for o in outcomes if kind_of(o) == k] for k in KINDS}
+    through = kinds[THROUGH]
+    seen = sum(o.status == KILLED for o in through)
     return {
+        "sorted": {k: len(v) for k, v in kinds.items()},
+        "limits_killed_by_probe": sum(o.status == KILLED for o in kinds[LIMITS]),
+        "protocol_mutants": len(through),
+        "protocol_killed": seen,
+        "protocol_score": round(100.0 * seen / len(through), 1) if through else 0.0,
         "mutants": total,
         "killed": killed,
         "killed_by_suite": killed - by_probe,
@@ -536,29 +584,27 @@ def report_json(
 
 
 def render(doc: dict[str, Any]) -> str:
-    head = f"{'module':<24} {'mutants':>7} {'killed':>6} {'probe':>5} {'survived':>8} {'equiv':>5} {'timeouts':>8}"
-    lines = [f"{head} {'suite':>6} {'score':>6}"]
+    head = f"{'module':<24} {'mutants':>7} {'equiv':>5} {'outside':>7} {'limits':>6} {'through':>7} {'missed':>6}"
+    lines = [f"{head} {'timeouts':>8} {'suite':>6} {'score':>6}"]
     for name, t in doc["modules"].items():
+        k = t["sorted"]
         lines.append(
-            f"{name:<24} {t['mutants']:>7} {t['killed']:>6} {t['killed_by_probe_only']:>5} {t['survived']:>8} "
-            f"{t['equivalent']:>5} {t['timeouts']:>8} {t['suite_score']:>5}% {t['score']:>5}%"
+            f"{name:<24} {t['mutants']:>7} {k[EQUIVALENT]:>5} {k[OUTSIDE]:>7} {k[LIMITS]:>6} {k[THROUGH]:>7} "
+            f"{k[THROUGH] - t['protocol_killed']:>6} {t['timeouts']:>8} {t['protocol_score']:>5}% {t['score']:>5}%"
         )
-    lines += ["", "survivors:" if doc["survived"] else "survivors: none"]
-    for row in doc["mutants_run"]:
-        if row["status"] == SURVIVED:
-            lines.append(f"  {row['id']}  {row['description']}")
-            lines += [f"    - {x}" for x in row["before"].splitlines()]
-            lines += [f"    + {x}" for x in row["after"].splitlines() or ["(deleted)"]]
+    lines += ["", *sorted_lines(doc)]
     for ident in doc["listed_but_killed"]:
         lines.append(f"WARNING: {ident} is listed as equivalent but killed: remove it")
     for ident in doc["stale"]:
         lines.append(f"WARNING: {ident} is listed as equivalent but no such mutant exists (stale): remove it")
     counted = doc["mutants"] - doc["equivalent"]
-    lines.append("")
-    # The suite's own score first: a certification of another engine sees its verdicts, never the probe.
+    lines += ["", sorted_counts(doc)]
+    # The suite's own score first, over what the protocol can show: a certification of another engine sees
+    # certify's verdicts, never the probe, and no case can move the reference's own limits.
     lines.append(
-        f"code mutation score of the suite alone {doc['suite_score']}%: {doc['killed_by_suite']} of {counted} "
-        "mutants killed by certify's verdicts (the bundled suite, every shipped ruleset, the settings suite)"
+        f"the suite alone, of the mutants the protocol can show: {doc['protocol_score']}% ({doc['protocol_killed']} "
+        f"of {doc['protocol_mutants']} killed by certify's verdicts: the bundled suite, every shipped ruleset, "
+        "the settings suite)"
     )
     lines.append(
         f"code mutation score with the probe {doc['score']}%: {doc['killed']} of {counted} mutants killed, "
@@ -664,6 +710,7 @@ def run_and_report(
         )
         return 2
     judge(outcomes, equivalents)
+    sort_outcomes(outcomes, own_limit_ids(mutants, sources))  # the four kinds (tools/code_mutants_sort.py)
     seconds = time.perf_counter() - t0
     extra = {
         "cases": plan.count,

@@ -36,6 +36,8 @@ def limit_line(kind: str, n: int) -> bytes:
     """A start request at one of the reference adapter's documented limits (docs/reference/protocol.md), or just past it."""
     if kind == "depth":  # the request object is the first level: n levels in all
         return f'{START},"x":{"[" * (n - 1)}{"]" * (n - 1)}}}'.encode()
+    if kind == "depthobj":  # the same depth in objects: each level counts, an array's or an object's
+        return (START + ',"x":' + '{"x":' * (n - 1) + "1" + "}" * n).encode()
     if kind == "digits":
         return f'{START},"x":{"7" * n}}}'.encode()
     if kind == "length":  # n bytes, the newline not counted: trailing spaces are JSON whitespace
