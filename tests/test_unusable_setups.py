@@ -39,7 +39,10 @@ KINDS: dict[str, tuple[list[str], list[str]]] = {
     "a card twice in one hand": (["VT-0087", "VT-0393"], ["LT-0048"]),
     "a card twice across hands": (["VT-0004", "VT-0086", "VT-0392"], ["LT-0013"]),
     "a card twice in a later deal": (["VT-0093", "VT-0394"], ["LT-0049"]),
-    "a deal to a seat the ruleset does not have": (["VT-0088", "VT-0397", "VT-0398"], ["LT-0012", "LT-0051"]),
+    "a deal to a seat the ruleset does not have": (
+        ["VT-0088", "VT-0397", "VT-0398", "VT-0902"],
+        ["LT-0012", "LT-0051", "LT-0902"],
+    ),
     "a deal leaving a seat out": (["VT-0092"], ["LT-0052"]),
     "the empty string as the dealer": (["VT-0413"], ["LT-0053"]),
     "the empty string as a seat of a deal": (["VT-0414"], ["LT-0054"]),
@@ -51,7 +54,7 @@ KINDS: dict[str, tuple[list[str], list[str]]] = {
     "neither a dealer nor a draw": (["VT-0403"], ["LT-0058"]),
     "a dealer of null without a draw": (["VT-0418"], ["LT-0059"]),
     "a dealer that is not a string": (["VT-0417"], ["LT-0060"]),
-    "a dealer naming no seat": (["VT-0427"], ["LT-0061", "LT-0073"]),
+    "a dealer naming no seat": (["VT-0427", "VT-0901"], ["LT-0061", "LT-0073", "LT-0901"]),
     "deals that are not an array": (["VT-0419"], ["LT-0062"]),
     "deals missing": (["VT-0420"], ["LT-0063"]),
     "a deal that is not an object": (["VT-0421"], ["LT-0064"]),
@@ -123,6 +126,8 @@ REPAIR: dict[str, list[tuple[str, Any]]] = {
     "VT-0425": [("/score", {"NS": 3, "EW": 5})],
     "VT-0426": [("/score/NS", 1)],
     "VT-0427": [("/dealer", "W")],
+    "VT-0901": [("/dealer", "W")],  # a dealer of 1,100 characters (cases/protocol_answers.yaml)
+    "VT-0902": [("/deals/0/" + "X" * 1100, DELETE)],  # a fifth key of 1,100 characters
     "LT-0007": [("/draw/0/B", "5D")],
     "LT-0008": [("/draw/1", DELETE)],
     "LT-0009": [("/draw/0/A", "4S")],
@@ -160,6 +165,8 @@ REPAIR: dict[str, list[tuple[str, Any]]] = {
     "LT-0071": [("/score/A", 1)],
     "LT-0072": [("/score/A", 3)],
     "LT-0073": [("/dealer", "B")],
+    "LT-0901": [("/dealer", "B")],
+    "LT-0902": [("/deals/0/" + "X" * 1100, DELETE)],
 }
 
 # Each sloppy reading, and the cases it must fail (every case added for the setups, and some of the older ones).
@@ -293,8 +300,8 @@ def test_no_le_truc_case_draws_a_card_again_in_a_later_round(cases: dict[str, An
 def test_protocol_md_names_every_case_of_the_setups() -> None:
     text = " ".join((Path(__file__).parent.parent / "docs" / "reference" / "protocol.md").read_text().split())
     spans = {
-        "VT": [(4, 6), (78, 93), (392, 399), (402, 406), (412, 427)],
-        "LT": [(7, 16), (47, 73)],
+        "VT": [(4, 6), (78, 93), (392, 399), (402, 406), (412, 427), (901, 902)],
+        "LT": [(7, 16), (47, 73), (901, 902)],
     }
     named = {f"{game}-{n:04}" for game, pairs in spans.items() for lo, hi in pairs for n in range(lo, hi + 1)}
     for game, pairs in spans.items():
