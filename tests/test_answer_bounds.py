@@ -13,7 +13,8 @@ from helpers import ROOT
 from vitou_ref.hunt.fuzzcases import Case as FuzzCase
 from vitou_ref.hunt.fuzzcases import compare as fuzz_compare
 from vitou_ref.kit.answerbounds import MAX_MESSAGE, message_breach
-from vitou_ref.kit.certify import FAILED, PASSED, Certifier, Options, Run
+from vitou_ref.kit.caseresult import FAILED, PASSED
+from vitou_ref.kit.certify import Certifier, Options, Run
 from vitou_ref.kit.suite import load_suite
 from vitou_ref.kit.verdicts import verdicts
 from vitou_ref.protocol import wire

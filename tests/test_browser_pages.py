@@ -154,7 +154,9 @@ RESULTS = """(() => {
     broken: ids.filter(el => el.getClientRects().length > 1).map(el => el.textContent),
     cases: [...document.querySelectorAll('th.case .id')].map(el => el.textContent),
     failing,
-    marked: details.map(d => [...d.querySelectorAll('pre')].map(p => [...p.querySelectorAll('mark')].map(m => m.textContent))),
+    // The first difference's two sides (every place after it has a .cmp of its own).
+    marked: details.map(d => [...d.querySelector('.cmp').querySelectorAll('pre')].map(p => [...p.querySelectorAll('mark')].map(m => m.textContent))),
+    more: details.map(d => d.querySelectorAll('.cmp').length),
     clause_links: details.map(d => [...d.querySelectorAll('p.sub a')].map(a => a.getAttribute('href'))),
   };
 })()"""
@@ -182,6 +184,8 @@ def test_the_results_page_shows_every_column_whole_ids_and_marked_differences(
     # The mutant pays the refuser: expected and actual differ in the side that scores, marked on both sides.
     first = facts["marked"][0]
     assert len(first) == 2 and all(first) and set(first[0]) != set(first[1])
+    # Every place that differs after the first is shown too, each as a comparison of its own.
+    assert max(facts["more"]) > 1
     assert all(links and all(h.startswith("rulebook.html#clause-") for h in links) for links in facts["clause_links"])
 
 

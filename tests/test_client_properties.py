@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from vitou_ref import load_ruleset
 from vitou_ref.engine.tables import tables_for
-from vitou_ref.kit.certify import ERRORED, FAILED, PASSED, Certifier, HarnessError, Options
+from vitou_ref.kit.caseresult import ERRORED, FAILED, PASSED
+from vitou_ref.kit.certify import Certifier, HarnessError, Options
 from vitou_ref.kit.suite import load_suite
 from vitou_ref.protocol.client import Client, handshake_problem
 from vitou_ref.protocol.connection import Fault, said_text

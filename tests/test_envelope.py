@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from vitou_ref.kit.certify import PASSED, Certifier, Options, Run
+from vitou_ref.kit.caseresult import PASSED
+from vitou_ref.kit.certify import Certifier, Options, Run
 from vitou_ref.kit.envelope import EnvelopeCase, Line, envelope_cases, judge_answer, judge_exit, sentinel
 from vitou_ref.kit.suite import load_suite
 from vitou_ref.kit.verdicts import exit_status, render_json, render_text, verdicts

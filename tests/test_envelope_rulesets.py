@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from test_envelope import CATCHES
 
-from vitou_ref.kit.certify import PASSED, SKIPPED, Certifier, Options, Run
+from vitou_ref.kit.caseresult import PASSED, SKIPPED
+from vitou_ref.kit.certify import Certifier, Options, Run
 from vitou_ref.kit.envelope import EnvelopeCase, Line, envelope_cases, judge_answer
 from vitou_ref.kit.placeholders import BY_NAME, VOCABULARY, values_for
 from vitou_ref.kit.suite import load_suite

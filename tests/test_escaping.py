@@ -245,7 +245,8 @@ def certify_parts() -> Any:
 
 
 def certify_run(parts: Any, s: str) -> Any:
-    from vitou_ref.kit.certify import ERRORED, FAILED, SKIPPED, CaseResult, Options, Run
+    from vitou_ref.kit.caseresult import ERRORED, FAILED, SKIPPED, CaseResult
+    from vitou_ref.kit.certify import Options, Run
     from vitou_ref.kit.judge import Difference
 
     suite, _ = parts

@@ -11,7 +11,8 @@ import pytest
 from vitou_ref.engine.tables import tables_for
 from vitou_ref.hunt.mutants import build_mutant
 from vitou_ref.hunt.mutation import mutant_command
-from vitou_ref.kit.certify import FAILED, PASSED, Certifier, Options
+from vitou_ref.kit.caseresult import FAILED, PASSED
+from vitou_ref.kit.certify import Certifier, Options
 from vitou_ref.kit.fixtures import REFERENCE, STATED, load_cases_file
 from vitou_ref.kit.judge import compare
 from vitou_ref.kit.legalsets import judged, unchecked_places

@@ -70,7 +70,8 @@ from code_mutants_sort import (  # noqa: E402
 )
 
 import vitou_ref  # noqa: E402
-from vitou_ref.kit.certify import ERRORED, FAILED, PASSED, CaseResult, Certifier, HarnessError, Options  # noqa: E402
+from vitou_ref.kit.caseresult import ERRORED, FAILED, PASSED, CaseResult  # noqa: E402
+from vitou_ref.kit.certify import Certifier, HarnessError, Options  # noqa: E402
 from vitou_ref.kit.envelope import EnvelopeCase  # noqa: E402
 from vitou_ref.kit.fixtures import Case  # noqa: E402
 from vitou_ref.kit.suite import Suite, load_suite  # noqa: E402

@@ -136,14 +136,14 @@ class _ImplItem(pytest.Item):
         self.ruleset = ruleset
 
     def runtest(self) -> None:
-        from .kit.certify import PASSED, SKIPPED
+        from .kit.caseresult import PASSED, SKIPPED
 
         state = self.config.stash[_CERTIFIER]
         result = state.certifier.one(state.run, self.ruleset, self.case)
         if result.outcome == SKIPPED:
             pytest.skip(result.reason or "skipped")
         if result.outcome != PASSED:
-            raise _CaseFailed(f"{result.outcome}: {result.reason}")
+            raise _CaseFailed("\n".join([f"{result.outcome}: {result.reason}", *result.text_lines()[2:-1]]))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, _CaseFailed):
@@ -155,7 +155,7 @@ class _ImplItem(pytest.Item):
 
 
 class _CaseFailed(Exception):
-    """A case the implementation did not pass; its message is the first difference."""
+    """A case the implementation did not pass; its message is the first difference, and how many more."""
 
 
 class _ImplCollector(pytest.Collector):

@@ -1,6 +1,6 @@
 """Le Truc engines with one rule mistake each, that no rules data can state: the reference, changed in one place.
 
-Usage: python truc_mistakes.py MODE
+Usage: python truc_mistakes.py MODE (or MODE+MODE: an engine with each of the mistakes)
 It answers like the reference adapter, except under le-truc, where MODE changes one behaviour:
   own-raise-waits       the raiser may raise again while its own raise waits: the waiting raise goes up a level
   spoilt-follower-leads after a spoilt trick the follower leads the next, not the player who led it
@@ -119,17 +119,19 @@ TABLES: dict[str, Callable[[Tables], None]] = {"dealer-stays": dealer_stays, "su
 
 
 def main() -> int:
-    mode = sys.argv[1] if len(sys.argv) > 1 else ""
-    if mode not in ENGINE and mode not in TABLES:
-        print(f"truc_mistakes.py: no mode {mode!r} (modes: {', '.join([*ENGINE, *TABLES])})", file=sys.stderr)
-        return 2
+    modes = (sys.argv[1] if len(sys.argv) > 1 else "").split("+")  # MODE+MODE: an engine with several mistakes
+    for mode in modes:
+        if mode not in ENGINE and mode not in TABLES:
+            print(f"truc_mistakes.py: no mode {mode!r} (modes: {', '.join([*ENGINE, *TABLES])})", file=sys.stderr)
+            return 2
     server = build_server()
-    if mode in ENGINE:
-        ENGINE[mode]()
-    else:
-        for name, t in server.tables.items():
-            if name.partition("/")[0] == GAME:
-                TABLES[mode](t)
+    for mode in modes:
+        if mode in ENGINE:
+            ENGINE[mode]()
+        else:
+            for name, t in server.tables.items():
+                if name.partition("/")[0] == GAME:
+                    TABLES[mode](t)
     return server.serve(sys.stdin.buffer, sys.stdout.buffer)
 
 

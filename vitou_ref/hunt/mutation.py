@@ -9,7 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..kit.certify import ERRORED, FAILED, Certifier, HarnessError, Options
+from ..kit.caseresult import ERRORED, FAILED
+from ..kit.certify import Certifier, HarnessError, Options
 from ..kit.suite import Suite, load_suite
 from ..present import markdown as mdown
 from ..rules.plurals import counted

@@ -13,9 +13,10 @@ from ..protocol.client import IDENTITY, PROTOCOL_MINOR, Client, Fault, offers_no
 from ..protocol.connection import DEFAULT_MAX_LINE, Connection
 from ..protocol.limits import Limits
 from ..rules.plurals import counted
+from .caseresult import ENVELOPE, ERRORED, FAILED, PASSED, SKIPPED, XFAIL, XPASS, CaseResult, fault_class
 from .envelope import NONE, EnvelopeCase, Line, by_ruleset, judge_answer, judge_exit, judge_sentinel, sentinel
 from .fixtures import Case
-from .judge import CODE, OUTCOME, Difference, compare, shape_problem
+from .judge import CODE, OUTCOME, compare, differences, shape_problem
 from .legalsets import judged
 from .refusals import Refusals, count
 from .suite import Suite
@@ -23,18 +24,8 @@ from .suite import Suite
 if TYPE_CHECKING:
     from ..rules.model import Ruleset
 
-PASSED, FAILED, ERRORED, SKIPPED, XFAIL, XPASS = "passed", "failed", "errored", "skipped", "xfail", "xpass"
 REFERENCE_COMMAND = [sys.executable, "-m", "vitou_ref.adapter"]
 SMOKE_IDS = ("VT-0001", "VT-0002", "VT-0003")
-
-
-def fault_class(kind: str) -> str:
-    """The report's class of a connection fault: a crash, a timeout, or a breach of the protocol."""
-    if kind in ("exited", "spawn"):
-        return "crash"
-    if kind == "timeout":
-        return "timeout"
-    return "protocol"  # bad JSON, a line too long, a wrong seq, an extra line
 
 
 class HarnessError(Exception):
@@ -43,73 +34,6 @@ class HarnessError(Exception):
     def __init__(self, message: str, kind: str = "") -> None:
         super().__init__(message)
         self.kind = kind  # the Fault's kind when a start failed (IDENTITY: it answered as another implementation)
-
-
-ENVELOPE = "envelope"  # the section of envelope results, judged apart from the rules
-
-
-def outcome_level(outcome: str, codes_only: bool) -> str:
-    """A case's outcome at the outcome level, from its outcome at the code level.
-
-    Only a failure on error codes alone is forgiven there: it passes (or, listed as known, unexpectedly passes).
-    """
-    if not codes_only:
-        return outcome
-    return {FAILED: PASSED, XFAIL: XPASS}.get(outcome, outcome)
-
-
-@dataclass
-class CaseResult:
-    case: Case | EnvelopeCase
-    ruleset: str
-    outcome: str
-    reason: str | None = None
-    difference: Difference | None = None
-    seconds: float = 0.0
-    known: str | None = None  # the reason given in --expect, if listed
-    fault: str | None = None  # how an errored case's peer failed: crash, timeout, protocol, shape, schema, identity
-    codes_only: bool = False  # it differs at the code level and agrees at the outcome level: only its codes differ
-
-    @property
-    def section(self) -> str:
-        """``envelope`` for an envelope case, else ``rules``: a report judges the two apart."""
-        return ENVELOPE if isinstance(self.case, EnvelopeCase) else "rules"
-
-    @property
-    def label(self) -> str:
-        """The outcome as reports print it; a crash and a timeout are told apart from other errors, as wpt does."""
-        if self.outcome == ERRORED and self.fault in ("crash", "timeout"):
-            return self.fault.upper()
-        return self.outcome.upper()
-
-    @property
-    def bad(self) -> bool:
-        return self.outcome in (FAILED, ERRORED, XPASS)
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "type": "case",
-            "id": self.case.id,
-            "title": self.case.title,
-            "ruleset": self.ruleset,
-            "outcome": self.outcome,
-            "clauses": list(self.case.clauses),
-            "group": self.case.group,
-            "seconds": round(self.seconds, 6),
-        }
-        if self.section == ENVELOPE:
-            out["section"] = ENVELOPE
-        if self.reason:
-            out["reason"] = self.reason
-        if self.difference is not None:
-            out["difference"] = self.difference.to_json()
-        if self.known:
-            out["known_failure"] = self.known
-        if self.fault:
-            out["fault"] = self.fault
-        if self.codes_only:
-            out["codes_only"] = True
-        return out
 
 
 @dataclass
@@ -392,9 +316,8 @@ class Certifier:
             return CaseResult(case, ruleset, PASSED)
         # One exchange judges both levels: whether only the error codes differ is known at either.
         lenient = compare(case, expect, response, run.protocol_minor, OUTCOME)
-        if lenient is not None:
-            shown = diff if run.level == CODE else lenient
-            return CaseResult(case, ruleset, FAILED, shown.describe(), shown)
-        if run.level == OUTCOME:
+        if lenient is None and run.level == OUTCOME:
             return CaseResult(case, ruleset, PASSED, f"at the code level: {diff.describe()}", codes_only=True)
-        return CaseResult(case, ruleset, FAILED, diff.describe(), diff, codes_only=True)
+        # Every place it differs, not the first alone: a bug that shows first must not hide the bugs after it.
+        first, *more = differences(case, expect, response, run.protocol_minor, run.level)
+        return CaseResult(case, ruleset, FAILED, first.describe(), first, more=tuple(more), codes_only=lenient is None)

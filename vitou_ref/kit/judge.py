@@ -1,8 +1,9 @@
-"""Comparing an implementation's answer to a case's expectation, down to the first differing step."""
+"""Comparing an implementation's answer to a case's expectation: the first differing step, and every one after it."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +17,7 @@ from .fixtures import REFERENCE, Case, Expectation, StepExpect, in_order
 
 @dataclass(frozen=True, slots=True)
 class Difference:
-    """The first place an answer differs from the expectation."""
+    """A place where an answer differs from the expectation: before the first action, at a step, or at the end."""
 
     where: str  # "legal", "step 4", "final"
     what: str  # "error", "events", "legal", "final", "steps"
@@ -172,40 +173,71 @@ def compare(
     At the ``outcome`` level a rejected step agrees with any refusal, whatever its error says; all else is
     compared as at the code level. Without ``legal`` no legal set is compared: only the path the answer takes.
     """
+    return next(_differences(case, expect, response, minor, level, legal), None)
+
+
+def differences(
+    case: Case, expect: Expectation, response: dict[str, Any], minor: int = PROTOCOL_MINOR, level: str = CODE
+) -> list[Difference]:
+    """Every place ``response`` differs from ``expect``, in order, one at most for each: the legal set before the
+    first action, each step, the final state. The first is ``compare``'s; the rest name the bugs a first one
+    would hide (an engine whose state went astray differs at every step after, and says so)."""
+    return list(_differences(case, expect, response, minor, level, True))
+
+
+def _differences(
+    case: Case, expect: Expectation, response: dict[str, Any], minor: int, level: str, legal: bool
+) -> Iterator[Difference]:
     if expect.errored:
         if response.get("errored") is True:
             breach = message_breach(response)  # an errored answer's own bounds: its envelope, not the game
-            return None if breach is None else Difference("answer", ENVELOPE, breach.bound, breach.seen)
-        return Difference("request", "errored", {"errored": True}, {k: response.get(k) for k in ("legal", "final")})
+            if breach is not None:
+                yield Difference("answer", ENVELOPE, breach.bound, breach.seen)
+            return
+        yield Difference("request", "errored", {"errored": True}, {k: response.get(k) for k in ("legal", "final")})
+        return
     actions = case.plain_actions
     want_final = expect.plain_final
     sides = sides_of(want_final)
     if legal and expect.legal is not None and not _same_set(response["legal"], expect):
         got = _as_set(response["legal"])
-        return Difference(
+        yield Difference(
             "legal",
             f"legal set before the first action ({whose(expect.legal_from)})",
             expect.plain_legal_set,
             got if got is not None else response["legal"],
         )
     for i, (exp, got) in enumerate(zip(expect.steps, response["steps"]), 1):
-        where = f"step {i}"
-        action = actions[i - 1]
-        if exp.error is not None:
-            refused = got.get("ok") is False
-            if not refused or (level == CODE and got.get("error") != exp.error):
-                actual = {"error": got.get("error")} if refused else {"ok": True, "events": got.get("events")}
-                return Difference(where, "result", {"error": exp.error}, actual, action)
-            continue
-        if got.get("ok") is not True:
-            return Difference(where, "result", {"ok": True}, {"error": got.get("error")}, action)
-        want_events = as_spoken(exp.plain_events, minor)
-        if not same_events(want_events, got.get("events"), sides):
-            return Difference(where, "events", want_events, named_events(got.get("events"), sides), action)
-        if legal and exp.legal is not None and not _same_set(got.get("legal"), exp):
-            have = _as_set(got.get("legal"))
-            what = f"legal set after it ({whose(exp.legal_from)})"
-            return Difference(where, what, exp.plain_legal_set, have if have is not None else got.get("legal"), action)
+        found = _step(exp, got, actions[i - 1], f"step {i}", sides, minor, level, legal)
+        if found is not None:
+            yield found
     if not same_final(want_final, response["final"], sides):
-        return Difference("final", "final state", want_final, named_final(response["final"], sides))
+        yield Difference("final", "final state", want_final, named_final(response["final"], sides))
+
+
+def _step(
+    exp: StepExpect, got: Any, action: Any, where: str, sides: tuple[str, ...], minor: int, level: str, legal: bool
+) -> Difference | None:
+    """How one step's answer differs from its expectation, or None: its result, then its events, then its legal set."""
+    if exp.error is not None:
+        refused = got.get("ok") is False
+        if not refused or (level == CODE and got.get("error") != exp.error):
+            actual = {"error": got.get("error")} if refused else {"ok": True, "events": got.get("events")}
+            return Difference(where, "result", {"error": exp.error}, actual, action)
+        return None
+    if got.get("ok") is not True:
+        return Difference(where, "result", {"ok": True}, {"error": got.get("error")}, action)
+    want_events = as_spoken(exp.plain_events, minor)
+    if not same_events(want_events, got.get("events"), sides):
+        return Difference(where, "events", want_events, named_events(got.get("events"), sides), action)
+    if legal and exp.legal is not None and not _same_set(got.get("legal"), exp):
+        have = _as_set(got.get("legal"))
+        what = f"legal set after it ({whose(exp.legal_from)})"
+        return Difference(where, what, exp.plain_legal_set, have if have is not None else got.get("legal"), action)
     return None
+
+
+def more_text(more: tuple[Difference, ...] | list[Difference]) -> str:
+    """The line that follows a failing case's first difference when more places differ after it."""
+    places = ", ".join(f"{d.where} ({d.what})" for d in more[:8]) + (", ..." if len(more) > 8 else "")
+    return f"and {counted(len(more), 'more place differs', 'more places differ')} after it: {places}"

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..rules.plurals import counted
-from .certify import ENVELOPE, SKIPPED, Run
+from .caseresult import ENVELOPE, SKIPPED
+from .certify import Run
 from .envelope import EnvelopeCase
 from .fixtures import Case
 

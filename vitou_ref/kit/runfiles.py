@@ -12,7 +12,8 @@ from .._version import __version__
 from ..present import escape
 from ..rules.files import create_new, still_there, write_file
 from ..rules.model import Ruleset
-from .certify import ENVELOPE, ERRORED, FAILED, SKIPPED, XFAIL, XPASS, CaseResult, Run
+from .caseresult import ENVELOPE, ERRORED, FAILED, SKIPPED, XFAIL, XPASS, CaseResult
+from .certify import Run
 from .envelope import envelope_under
 from .provenance import suite_hash
 from .verdicts import Verdict, envelope_results, rules_text, verdicts

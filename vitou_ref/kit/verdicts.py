@@ -14,7 +14,8 @@ from ..present import markdown as mdown
 from ..protocol.client import IDENTITY
 from ..rules.model import Ruleset
 from ..rules.plurals import counted
-from .certify import ENVELOPE, ERRORED, FAILED, PASSED, SKIPPED, XFAIL, XPASS, CaseResult, Run, outcome_level
+from .caseresult import ENVELOPE, ERRORED, FAILED, PASSED, SKIPPED, XFAIL, XPASS, CaseResult, outcome_level
+from .certify import Run
 from .envelope import EnvelopeCase, envelope_under
 from .judge import CODE, OUTCOME
 from .notrun import not_run
@@ -301,11 +302,7 @@ def render_text(run: Run, vs: list[Verdict]) -> str:
         lines.append(f"restarts: {run.restarts}")
     if run.fatal:
         lines.append(f"stopped early: {escape.text(run.fatal, 2000)}")
-    for r in run.results:
-        if r.outcome in (FAILED, ERRORED, XPASS):
-            lines.append(f"{r.label} {escape.text(r.case.id, 80)} [{r.ruleset}] {escape.text(r.case.title, 200)}")
-            lines.append(f"    {escape.text(r.reason or '', 2000)}")
-            lines.append(f"    {r.case.source}:{r.case.line}")
+    lines += [line for r in run.results if r.outcome in (FAILED, ERRORED, XPASS) for line in r.text_lines()]
     for v in vs:
         lines.append("")
         if v.kind == ENVELOPE:

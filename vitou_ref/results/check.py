@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from ..kit.certify import ENVELOPE, SMOKE_IDS, outcome_level
+from ..kit.caseresult import ENVELOPE, outcome_level
+from ..kit.certify import SMOKE_IDS
 from ..kit.envelope import EnvelopeCase, envelope_under
 from ..kit.fixtures import Case
 from ..kit.suite import Suite, cases_matching
@@ -13,7 +14,8 @@ from ..kit.verdicts import Verdict, changed_identity, tallied
 from ..present import escape
 from ..rules.errors import InputError
 from ..rules.problems import Problem, pointer
-from .read import CaseLine, Report
+from .caseline import CaseLine
+from .read import Report
 
 SHOWN = 8  # ids named in one problem; the rest are counted
 

@@ -8,7 +8,8 @@ from typing import Any
 from ..present import escape
 from ..present import markdown as mdown
 from ..rules.plurals import counted
-from .read import CaseLine, Report
+from .caseline import CaseLine
+from .read import Report
 
 REGRESSED = "newly failing"  # passed before, and not now: a regression, which makes the exit status 1
 MISSING = "missing in NEW"  # passed before, and has no line now: a regression too, whatever the reason

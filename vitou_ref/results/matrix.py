@@ -8,11 +8,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..kit.certify import ENVELOPE, PASSED, SKIPPED, outcome_level
+from ..kit.caseresult import ENVELOPE, PASSED, SKIPPED, outcome_level
 from ..kit.envelope import envelope_under
 from ..kit.judge import CODE, OUTCOME
 from ..kit.verdicts import Verdict, changed_identity, counts_of, tallied
-from .read import CaseLine, Report, short_hash
+from .caseline import CaseLine
+from .read import Report, short_hash
 
 INCOMPLETE = "incomplete"  # a run cut short that had failed nothing so far: no verdict can be given
 

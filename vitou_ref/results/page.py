@@ -11,12 +11,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._version import __version__
-from ..kit.certify import PASSED, SKIPPED, XFAIL
+from ..kit.caseresult import PASSED, SKIPPED, XFAIL
 from ..present import escape
 from ..present.page import anchor, document
 from ..rules.plurals import counted
+from .caseline import CaseLine
 from .matrix import Comparison, Entrant, Group, Tally
-from .read import CaseLine, short_hash
+from .read import short_hash
 
 RULEBOOK_NAME = "rulebook.html"  # the page `vitou rulebook --format html` writes, looked for beside the report
 MAX_JSON = 20_000  # characters of an expected or actual value shown; the rest is cut, and says so
@@ -309,12 +310,14 @@ def _failure(ident: str, t: Tally, case: CaseLine, book: Rulebook | None) -> str
         f"{_e(case.title, 200)}</summary>"
     ]
     diff = case.difference
-    if diff:
-        step = _e(diff.get("where"), 60)
-        action = f" ({_e(_json(diff.get('action'), compact=True), 300)})" if diff.get("action") is not None else ""
-        out.append(f"<p>First difference: <strong>{step}</strong>{action}: {_e(diff.get('what'), 200)}</p>")
+    # The first difference, then every place after it: a bug that shows first does not hide the ones after it.
+    for n, place in enumerate([diff, *case.more] if diff else []):
+        step = _e(place.get("where"), 60)
+        action = f" ({_e(_json(place.get('action'), compact=True), 300)})" if place.get("action") is not None else ""
+        head = "First difference" if n == 0 else f"Then, difference {n + 1} of {len(case.more) + 1}"
+        out.append(f"<p>{head}: <strong>{step}</strong>{action}: {_e(place.get('what'), 200)}</p>")
         out.append('<div class="cmp">')
-        texts = {side: _json(diff.get(side)) for side in ("expected", "actual")}
+        texts = {side: _json(place.get(side)) for side in ("expected", "actual")}
         for side, other in (("expected", "actual"), ("actual", "expected")):
             out.append(f"<div><h4>{side}</h4><pre>{_marked(texts[side], texts[other])}</pre></div>")
         out.append("</div>")

@@ -8,61 +8,16 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..kit.certify import ENVELOPE, ERRORED, FAILED, PASSED, SKIPPED, XFAIL, XPASS
-from ..kit.envelope import envelope_under
 from ..kit.judge import CODE, LEVELS
 from ..kit.verdicts import rules_text
 from ..present import escape
 from ..protocol.wire import MAX_DEPTH, WireError, loads
 from ..rules.errors import InputError, UnknownRuleset
-from ..rules.problems import Problem, pointer
+from ..rules.problems import Problem
+from .caseline import CaseLine, case_line
 
-OUTCOMES = (PASSED, FAILED, ERRORED, SKIPPED, XFAIL, XPASS)
 HARNESS = "vitou certify"
 MAX_REPORT_BYTES = 1 << 30  # far more than any suite's report; a bigger file is not one
-
-
-@dataclass(frozen=True)
-class CaseLine:
-    """One case's result as its report line has it."""
-
-    id: str
-    title: str
-    ruleset: str  # for an envelope case, the ruleset its lines named
-    outcome: str
-    clauses: tuple[str, ...]
-    envelope: bool
-    line: int
-    reason: str | None = None
-    difference: Mapping[str, Any] | None = None
-    fault: str | None = None
-    known: str | None = None
-    codes_only: bool = False  # it differs at the code level only in its error codes (absent in older reports)
-
-    @property
-    def key(self) -> tuple[str, str]:
-        """What a case is compared by across reports: its ruleset (an envelope case's, the envelope under it) and id."""
-        return (envelope_under(self.ruleset) if self.envelope else self.ruleset, self.id)
-
-    @property
-    def behaviour(self) -> str:
-        """What the implementation did, known-failure lists aside: passed, failed, errored or skipped."""
-        if self.outcome == XPASS:
-            return PASSED
-        if self.outcome == XFAIL:
-            return ERRORED if self.fault else FAILED
-        return self.outcome
-
-    @property
-    def passed(self) -> bool:
-        return self.behaviour == PASSED
-
-    @property
-    def label(self) -> str:
-        """The outcome as certify prints it: in capitals when it is bad, CRASH and TIMEOUT told apart."""
-        if self.outcome == ERRORED and self.fault in ("crash", "timeout"):
-            return self.fault.upper()
-        return self.outcome if self.outcome in (PASSED, SKIPPED) else self.outcome.upper()
 
 
 @dataclass
@@ -314,51 +269,12 @@ def _add(report: Report, value: Any, number: int) -> None:
         what = "a header again" if kind == "header" else f"a line of unknown type {escape.text(kind, 40)}"
         what = what if isinstance(value, dict) else "a line that is not a JSON object"
         raise InputError([Problem("REPORT_MALFORMED", what, path, number, path="/type")])
-    case = _case(value, path, number)
+    case = case_line(value, path, number)
     first = report.lines_of.setdefault(case.key, number)
     if first != number:
         what = f"{escape.text(case.id, 60)} under {escape.text(case.key[0], 60)} again (first on line {first})"
         raise InputError([Problem("REPORT_DUPLICATE_CASE", what, path, number)])
     report.cases.append(case)
-
-
-def _case(value: Mapping[str, Any], path: str, number: int) -> CaseLine:
-    def bad(key: str, what: str) -> InputError:
-        return InputError(
-            [Problem("REPORT_MALFORMED", f"the case's '{key}' {what}", path, number, path=pointer([key]))]
-        )
-
-    for key in ("id", "title", "ruleset"):
-        if not isinstance(value.get(key), str):
-            raise bad(key, "is not a string")
-    if value.get("outcome") not in OUTCOMES:
-        raise bad("outcome", f"is not one of {', '.join(OUTCOMES)}")
-    clauses = value.get("clauses")
-    if not isinstance(clauses, list) or not all(isinstance(c, str) for c in clauses):
-        raise bad("clauses", "is not a list of clause ids")
-    for key in ("reason", "fault", "known_failure"):
-        if not isinstance(value.get(key, ""), str):
-            raise bad(key, "is not a string")
-    if not isinstance(value.get("difference", {}), dict):
-        raise bad("difference", "is not an object")
-    if not isinstance(value.get("codes_only", False), bool):
-        raise bad("codes_only", "is not true or false")
-    if value.get("section", ENVELOPE) != ENVELOPE:
-        raise bad("section", f"is not '{ENVELOPE}'")
-    return CaseLine(
-        id=value["id"],
-        title=value["title"],
-        ruleset=value["ruleset"],
-        outcome=value["outcome"],
-        clauses=tuple(clauses),
-        envelope=value.get("section") == ENVELOPE,
-        line=number,
-        reason=value.get("reason"),
-        difference=value.get("difference"),
-        fault=value.get("fault"),
-        known=value.get("known_failure"),
-        codes_only=value.get("codes_only", False),
-    )
 
 
 def short_hash(value: str | None) -> str:

@@ -10,8 +10,9 @@ from ..kit.verdicts import changed_identity
 from ..present import escape
 from ..present import markdown as mdown
 from ..rules.plurals import counted
+from .caseline import CaseLine
 from .matrix import Comparison, Entrant, Group, Tally
-from .read import CaseLine, short_hash
+from .read import short_hash
 
 NOT_RUN = "-"
 
