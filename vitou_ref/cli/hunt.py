@@ -4,27 +4,16 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import random
 import sys
-from collections.abc import Iterator
-from typing import Any
 
-from ..kit import outpaths as _out
 from ..present.escape import text
-from ..rules.errors import OutputFailed
 from . import limits as _limits
 from . import options as _o
-from . import stop as _stop
+from .fuzzrun import HYPOTHESIS_HOME, hypothesis_home
 from .output import print_json
 from .progress import HELP as PROGRESS_HELP
 from .progress import ProgressLine
-
-# Where hypothesis writes during fuzz and mutants --fuzz, said in fuzz's help.
-HYPOTHESIS_HOME = (
-    "vitou's cache directory: $XDG_CACHE_HOME/vitou/hypothesis (by default ~/.cache/vitou/hypothesis) on Linux, "
-    "~/Library/Caches/vitou/hypothesis on macOS"
-)
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -50,16 +39,17 @@ def _add_fuzz(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "fuzz",
         help="hunt for divergences between an implementation and the reference with random matches",
         description="Random matches, with a share of illegal actions, played on the reference and sent to the "
-        "implementation; on a divergence, the smallest case that shows it is written as a fixture, under --save: "
-        "the only file a run writes in the working directory. Hypothesis keeps no example database (a run is "
+        "implementation. A divergence does not end the run: each kind of divergence (what its first differing "
+        "step shows) is shrunk once to the smallest case that shows it, written as a fixture under --save (the "
+        "only files a run writes in the working directory), and set aside, and the search goes on. Hypothesis keeps no example database (a run is "
         f"replayed from its seed), and its caches go to {HYPOTHESIS_HOME}, or to HYPOTHESIS_STORAGE_DIRECTORY "
         "when it is set. Bounded: after a crash, a hang or a broken line the implementation is restarted, at most "
         "R (--max-restarts) times while searching and shrinking, and twice more to check the divergence on a fresh "
         "start; so with S the --start-timeout and T the --timeout, faults cost at most (R + 3) x (S + T) + 1 s "
         "(241 s with the defaults), plus T for each answer that comes just within its deadline; with "
         "--max-seconds M nothing is sent after M, and the run ends by M + max(S, T) + 1 s. "
-        "Exit status: 0 no divergence, 1 a divergence or a restart that changed the identity, 2 the fuzzer could "
-        "not run.",
+        "Exit status: 0 no divergence but of the kinds --expect lists, 1 a divergence of a new kind or a restart "
+        "that changed the identity, 2 the fuzzer could not run.",
     )
     fz.add_argument(
         "--impl", type=_o.command, metavar="COMMAND", help="the implementation (default: the bundled reference)"
@@ -108,32 +98,16 @@ def _add_fuzz(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="share of illegal actions, in percent (default 12)",
     )
     fz.add_argument("--level", choices=("code", "outcome"), help=_o.LEVEL_HELP)
+    fz.add_argument(
+        "--expect",
+        metavar="FILE",
+        action="append",
+        help="divergences already known, set aside and counted, not reported: a file of kinds, one a line, as fuzz "
+        "prints them (kind: ...), or a fixture fuzz saved (repeatable)",
+    )
     fz.add_argument("--progress", action="store_true", help=PROGRESS_HELP)
     _limits.add_options(fz)
     fz.set_defaults(run=cmd_fuzz)
-
-
-@contextlib.contextmanager
-def hypothesis_home() -> Iterator[None]:
-    """Hypothesis's files go to vitou's cache directory for the command, not to ``.hypothesis/`` where it is run.
-
-    With no example database, all hypothesis writes are caches (the constants
-    it reads from the code it tests), which may be rebuilt at any time: a
-    cache directory is their place, and a user's project stays clean.
-    """
-    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):  # asked for: hypothesis reads it itself
-        yield
-        return
-    from hypothesis import configuration
-
-    before = getattr(configuration, "__hypothesis_home_directory", None)  # None: hypothesis's own default
-    from ..rules.cache import platform_cache_dir
-
-    configuration.set_hypothesis_home_dir(os.path.join(platform_cache_dir(), "hypothesis"))
-    try:
-        yield
-    finally:
-        configuration.set_hypothesis_home_dir(before)  # a process that goes on (a test) gets its own back
 
 
 def _add_mutants(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -196,6 +170,8 @@ def play_match(ruleset: str, seed: int | None) -> int:
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
+    from .fuzzrun import fuzz
+
     return fuzz(
         args.impl,
         args.ruleset,
@@ -210,131 +186,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         progress=args.progress,
         limits=_limits.from_args(args),
         level=args.level,
+        expect=args.expect or [],
     )
-
-
-def fuzz(
-    impl: str | None,
-    ruleset: str,
-    *,
-    examples: int,
-    seed: int | None,
-    max_seconds: float | None,
-    timeout: float,
-    start_timeout: float,
-    save: str,
-    illegal: int,
-    progress: bool,
-    max_restarts: int = 3,
-    limits: Any = None,  # a protocol.limits.Limits; None: the defaults
-    level: str | None = None,  # code or outcome; None: as the answer to start says
-) -> int:
-    from ..hunt.fuzz import Fuzzer
-    from ..kit.certify import REFERENCE_COMMAND
-    from ..protocol.connection import Fault, split_command
-    from ..rules.registry import load_ruleset
-
-    try:
-        argv = split_command(impl) if impl is not None else list(REFERENCE_COMMAND)
-    except ValueError as exc:
-        print(f"vitou fuzz: --impl: {text(str(exc))}", file=sys.stderr)
-        return 2
-    problem = _out.dir_problem(save, "--save")
-    if problem is not None:
-        print(f"vitou fuzz: {text(problem)}", file=sys.stderr)
-        return 2
-    rules = load_ruleset(ruleset)
-    seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
-    label = impl if impl is not None else "python -m vitou_ref.adapter"  # named without this machine's paths
-    line = ProgressLine(f"fuzz {rules.name}", examples, unit="matches", failed="diverged", force=progress)
-
-    def note(matches: int, diverged: int) -> None:
-        _stop.check()  # after each match: a ^C lost inside hypothesis's gc callback stops the run all the same
-        line.update(min(matches, examples), diverged)  # shrinking a divergence plays matches beyond the total
-
-    fuzzer = Fuzzer(
-        rules, argv, timeout=timeout, start_timeout=start_timeout, illegal=illegal, max_restarts=max_restarts,
-        progress=note, limits=limits, level=level,
-    )  # fmt: skip
-    try:
-        with hypothesis_home():
-            result = fuzzer.run(examples, seed, max_seconds)
-        d = result.divergence
-        checked = fuzzer.reproduce(d) if d is not None else None
-    except Fault as exc:
-        line.close()  # before the message, which would otherwise land on the progress line
-        print(f"vitou fuzz: {text(exc.message, lines=True)}", file=sys.stderr)
-        return 2
-    finally:
-        fuzzer.close()
-        line.close()
-    at = " at the outcome level" if fuzzer.level == "outcome" else ""  # refusals compared, not their error codes
-    print(f"fuzz {rules.name} against {label}, seed {seed}{at}: {result.describe()}")
-    if result.spent == "restarts":
-        print(
-            f"stopped early: the implementation was restarted {result.restarts} time(s), --max-restarts {max_restarts}"
-        )
-    elif result.spent == "time":
-        print(f"stopped early: --max-seconds {max_seconds:g} reached")
-    if d is None or checked is None or fuzzer.changed is not None:  # a changed identity: no fresh start checks it
-        print("no divergence" if fuzzer.changed is None else f"FAULT of the implementation: {fuzzer.changed}")
-        return 0 if fuzzer.changed is None else 1
-    how, shown = checked
-    path = _save_fuzz_case(save, shown, rules, label, how, level)
-    print(f"DIVERGENCE at {shown.describe()}")
-    print(_diagnosis(how, shown))
-    print(f"smallest case found: {len(shown.case.actions)} action(s), {len(shown.case.setup['deals'])} deal(s): {path}")
-    print(f"rerun: {_rerun(label, rules.name, path, level)}")
-    return 1
-
-
-def _diagnosis(how: str, d: Any) -> str:
-    """What the check on a fresh start found, in a line."""
-    n = len(d.before)
-    if how == "alone":
-        return "it shows again on a fresh start of the implementation, with this case alone"
-    if how == "session":
-        return (
-            f"it needs the earlier requests of the session: not shown by the case alone on a fresh start, it shows "
-            f"again after the {n} earlier match(es) sent before it, replayed in order; the file keeps them"
-        )
-    if how == "flaky":
-        tried = f"alone or after the {n} earlier match(es) of its session" if n else "alone"
-        return f"it did not show again on a fresh start of the implementation, {tried} (flaky?); saved all the same"
-    return "not checked on a fresh start: --max-seconds was reached first; saved with its session all the same"
-
-
-def _rerun(label: str, ruleset: str, path: str, level: str | None = None) -> str:
-    import shlex
-
-    asked = f" --level {level}" if level else ""  # the user's level; else certify follows the handshake as fuzz did
-    return f"vitou certify --impl {shlex.quote(label)} --ruleset {ruleset} --suite {shlex.quote(path)}{asked}"
-
-
-def _save_fuzz_case(directory: str, d: Any, rules: Any, label: str, how: str, level: str | None = None) -> str:
-    """The fixture of a divergence, its ids after every id the directory holds (nothing is overwritten)."""
-    from ..hunt.fuzz import fixture_for
-    from ..hunt.fuzzfixture import fixture_ids, next_number
-    from ..present import escape
-    from ..rules.yamlout import dump
-
-    os.makedirs(directory, exist_ok=True)
-    for _ in range(100):  # another run writing to the same directory takes a number: take the next
-        ids = fixture_ids(next_number(directory), d)
-        if ids is None:
-            break
-        path = os.path.join(directory, f"{ids[0]}.yaml")
-        text = f"# rerun: {escape.text(_rerun(label, rules.name, path, level), 2000)}\n" + dump(
-            fixture_for(d, rules, ids, label, how=how), width=120
-        )
-        try:
-            _out.write_new(path, text, force=False)
-        except FileExistsError:
-            continue
-        except OSError as exc:
-            raise OutputFailed(f"--save: {path}: {exc.strerror or exc}") from None
-        return path
-    raise OutputFailed(f"--save: {directory} has no fixture ids left (FZ-0001 to FZ-9999): choose another directory")
 
 
 def cmd_mutants(args: argparse.Namespace) -> int:
@@ -397,4 +250,4 @@ def mutants(
     return 0 if table.score >= min_score else 1
 
 
-__all__ = ["add_parsers", "fuzz", "hypothesis_home", "mutants", "play_match"]
+__all__ = ["add_parsers", "mutants", "play_match"]

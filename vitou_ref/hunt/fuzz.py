@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, NoReturn
 
-from ..engine.actions import Malformed, action_from_json
 from ..engine.tables import tables_for
 from ..kit.judge import CODE, OUTCOME
 from ..protocol.client import IDENTITY, PROTOCOL_MINOR, Client, Fault, offered_advice, offers_none
 from ..protocol.limits import Limits
-from ..protocol.server import match_from_setup
-from ..rules.errors import IllegalAction
 from ..rules.model import Ruleset
 from .fuzzcases import Case, Divergence, FuzzResult, batches, compare, make_case, reference_answer, run_pinned, universe
 from .fuzzfixture import fixture_for
+from .fuzzshrink import earliest
 
 MAX_SESSION = 2000  # earlier matches kept to replay a divergence that needs them
 CHECK_STARTS = 2  # the check of a divergence on a fresh start: the case alone, then after its session
@@ -81,6 +78,10 @@ class Fuzzer:
         self.budget = max_restarts  # restarts allowed: the search's and the shrinking's, then the check's own
         self.spent: str | None = None
         self.deadline: float | None = None  # from --max-seconds: nothing is sent after it, the check included
+        self.known: set[str] = set()  # kinds of divergence found or listed: not found again (hunt/fuzzkinds.py)
+        self.aside: dict[str, int] = {}  # the divergences of a known kind met while drawing, by kind
+        self.target: str | None = None  # while a find is shrunk and checked: its kind, the only one that counts
+        self.drawing = True  # hypothesis draws new matches (not replaying them to shrink)
 
     def _open(self) -> Client:
         if self.client is None:
@@ -201,7 +202,10 @@ class Fuzzer:
             self.ended += ref["final"]["winner"] is not None
         for (case, ref), got in zip(built, answers):
             d = self.judge(case, ref, got)
-            if d is not None:
+            if d is not None and d.kind in self.known:  # found before, or listed by --expect: counted, set aside
+                if self.drawing:
+                    self.aside[d.kind] = self.aside.get(d.kind, 0) + 1
+            elif d is not None:
                 return d
         return None
 
@@ -228,7 +232,10 @@ class Fuzzer:
             (got,) = self.ask([case])
         except _Spent:
             return None
-        return self.judge(case, reference_answer(self.t, case), got)
+        d = self.judge(case, reference_answer(self.t, case), got)
+        if d is None or self.target is not None:
+            return d if d is None or d.kind == self.target else None
+        return None if d.kind in self.known else d
 
     def reproduce(self, d: Divergence) -> tuple[str, Divergence]:
         """How the divergence shows on a fresh start of the implementation (ALONE, SESSION, FLAKY or
@@ -264,19 +271,46 @@ class Fuzzer:
             return SESSION, again
         return (UNCHECKED if self.spent is not None else FLAKY), d
 
-    def run(self, examples: int, seed: int, max_seconds: float | None) -> FuzzResult:
+    def run(
+        self, examples: int, seed: int, max_seconds: float | None, *, every: bool = False, known: Iterable[str] = ()
+    ) -> FuzzResult:
+        """Draw matches until ``examples`` are tried; shrink the first divergence, or with ``every`` each divergence
+        of a kind not found before (hunt/fuzzkinds.py), and go on. Kinds in ``known`` are counted, set aside."""
+        start = time.perf_counter()
+        self.deadline = None if max_seconds is None else start + max_seconds
+        self.known, self.aside = set(known), {}
+        self._open()  # a program that cannot start is reported as such, before any example is drawn
+        finds: list[Divergence] = []
+        played: set[tuple[int, int, int]] = set()  # the draws sent so far: the same draw is the same match
+        chunk = 0
+        while self.matches < examples and self.spent is None and not self.out_of_time():
+            d, chunk = self._search(examples, seed, chunk, played, len(finds))
+            if d is None:
+                break
+            self.target = d.kind  # the shrinking keeps to this kind: another bug is another find
+            try:
+                d = earliest(d, self.diverges, self.t)
+            finally:
+                self.target = None
+            finds.append(d)
+            self.known.add(d.kind)
+            if not every:
+                break
+        seconds = time.perf_counter() - start
+        spent = self.spent or ("time" if self.out_of_time() and self.matches < examples else None)
+        return FuzzResult(
+            self.matches, seconds, finds, self.restarts, chunk, self.actions, self.ended, spent, dict(self.aside)
+        )
+
+    def _search(
+        self, examples: int, seed: int, chunk: int, played: set[tuple[int, int, int]], finds: int
+    ) -> tuple[Divergence | None, int]:
+        """Hypothesis's search for one divergence of a new kind, and its shrinking; and the next chunk's number."""
         from hypothesis import HealthCheck, Phase, given, settings
         from hypothesis import seed as hseed
 
-        start = time.perf_counter()
-        self.deadline = None if max_seconds is None else start + max_seconds
-        self._open()  # a program that cannot start is reported as such, before any example is drawn
         found: list[Divergence] = []
-        played: set[tuple[int, int, int]] = set()  # the draws sent so far: the same draw is the same match
-        chunk = 0
-        while self.matches < examples and self.spent is None:
-            if self.out_of_time():
-                break
+        while self.matches < examples and self.spent is None and not self.out_of_time():
             # Hypothesis tries its simplest example first (one match of no action) in every
             # chunk, reseeded as each is: a chunk must have room for the matches left even
             # at one match an example, or a short run is nothing but those.
@@ -295,6 +329,7 @@ class Fuzzer:
             @hseed(seed * 1_000_003 + chunk)
             @given(batches(self.batch))
             def prop(drawn: list[tuple[int, int, int]]) -> None:
+                self.drawing = not found
                 if not found:  # drawing, not shrinking (which replays whole draws): each match once, to the count
                     # Hypothesis draws many all-zero batches early on: one match, repeated.
                     drawn = [d for d in dict.fromkeys(drawn) if d not in played][: examples - self.matches]
@@ -305,7 +340,7 @@ class Fuzzer:
                 if d is not None:
                     found.append(d)  # the last one found is the smallest, once shrinking ends
                 if self.progress is not None:
-                    self.progress(self.matches, min(len(found), 1))
+                    self.progress(self.matches, finds + min(len(found), 1))
                 if d is not None:
                     raise _Found
 
@@ -313,87 +348,17 @@ class Fuzzer:
             try:
                 run_pinned(prop)
             except _Found:
-                break
+                return found[-1], chunk + 1
             except Fault:
                 raise  # the implementation cannot even be started again: nothing to compare
             except Exception as exc:
                 if not found:
                     raise RuntimeError(f"fuzzing stopped: {exc}") from exc
-                break
+                return found[-1], chunk + 1
+            chunk += 1
             if self.matches == before:
                 break  # a chunk with nothing new to send: another would draw the same
-            chunk += 1
-        seconds = time.perf_counter() - start
-        div = found[-1] if found else None
-        if div is not None:
-            div = self._earliest(div)
-        spent = self.spent or ("time" if self.out_of_time() and self.matches < examples else None)
-        return FuzzResult(self.matches, seconds, div, self.restarts, chunk, self.actions, self.ended, spent)
-
-    def _earliest(self, d: Divergence) -> Divergence:
-        """Shrink further with what the rules guarantee, as long as the case still diverges.
-
-        A hand starts from its dealer, the score and its deal alone, so a case
-        can begin at the hand where it diverges; a rejected action changes
-        nothing, and any action may turn out not to matter; and nothing after
-        the first differing step is needed.
-        """
-        if d.where == "fault":
-            return d
-        best = d
-        for candidate in self._from_hand_starts(best.case):
-            again = self.diverges(candidate)
-            if again is not None:
-                best = again
-                break
-        best = self._cut_after_difference(best)
-        # Blocks of actions, halving in size down to single ones: a whole trick
-        # or a bid and its answer may go where no single action can.
-        before = -1
-        while len(best.case.actions) != before:
-            before = len(best.case.actions)
-            size = max(1, before // 2)
-            while size >= 1:
-                j = len(best.case.actions) - size
-                while j >= 0:
-                    acts = best.case.actions
-                    again = self.diverges(Case(best.case.setup, acts[:j] + acts[j + size :]))
-                    if again is not None:
-                        best = self._cut_after_difference(again)
-                    j = min(j - 1, len(best.case.actions) - size)
-                size //= 2
-        # Deals the case never reaches go; so does the next hand's deal when the case stops before it
-        # is played (a refusal ends a hand, and the reference deals the next at once).
-        for keep in range(1, len(best.case.setup["deals"])):
-            trimmed = Case({**best.case.setup, "deals": best.case.setup["deals"][:keep]}, best.case.actions)
-            again = self.diverges(trimmed)
-            if again is not None:
-                best = again
-                break
-        return best
-
-    def _cut_after_difference(self, d: Divergence) -> Divergence:
-        if d.where.startswith("step "):
-            n = int(d.where.split()[1])
-            if n < len(d.case.actions):
-                again = self.diverges(Case(d.case.setup, d.case.actions[:n]))
-                if again is not None:
-                    return again
-        return d
-
-    def _from_hand_starts(self, case: Case) -> list[Case]:
-        """The case started afresh at each hand it plays, latest hand first."""
-        m = match_from_setup(self.t, case.setup)
-        starts: list[Case] = []
-        hand = m.hand_number
-        for i, raw in enumerate(case.actions):
-            if m.hand_number != hand and m.deals_used() >= 1 and m.phase_name not in ("match_over", "no_deal"):
-                hand = m.hand_number
-                deals = case.setup["deals"][m.deals_used() - 1 :]
-                starts.append(Case({"dealer": m.dealer, "score": m.score, "deals": deals}, case.actions[i:]))
-            with contextlib.suppress(Malformed, IllegalAction):
-                m.apply(action_from_json(raw))
-        return list(reversed(starts))
+        return (found[-1] if found else None), chunk
 
 
 # fixture_for lives with the fixture code; the fuzz command imports it from here.

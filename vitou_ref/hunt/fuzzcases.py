@@ -19,6 +19,7 @@ from ..protocol.server import _structural_code, run_case
 from ..protocol.wire import canonical, same
 from ..rules.cards import ALL_CARDS
 from ..rules.errors import IllegalAction
+from .fuzzkinds import kind_of
 
 MAX_ACTIONS = 160
 STARTS: tuple[tuple[int, int], ...] = ((0, 0), (17, 15), (19, 19), (20, 14), (14, 20), (20, 19), (20, 20), (18, 20))
@@ -48,6 +49,13 @@ class Divergence:
     reference: dict[str, Any] = field(default_factory=dict)
     before: list[Case] = field(default_factory=list)  # what the process was sent before, in order
 
+    @property
+    def kind(self) -> str:
+        """What its first differing step shows (hunt/fuzzkinds.py): divergences of one kind are one bug to fuzz."""
+        n = int(self.where.split()[1]) if self.where.startswith("step ") else 0
+        action = self.case.actions[n - 1] if 0 < n <= len(self.case.actions) else None
+        return kind_of(self.where, self.expected, self.actual, action)
+
     def describe(self) -> str:
         e = escape.text(json.dumps(self.expected, sort_keys=True, ensure_ascii=False), 600)
         a = escape.text(json.dumps(self.actual, sort_keys=True, ensure_ascii=False), 600)
@@ -62,12 +70,18 @@ class Divergence:
 class FuzzResult:
     matches: int
     seconds: float
-    divergence: Divergence | None
+    divergences: list[Divergence]  # one of each kind found, each shrunk, in the order found
     restarts: int
     examples: int
     actions: int = 0
     ended: int = 0
     spent: str | None = None  # why the search or the shrinking stopped early: "restarts" or "time"
+    aside: dict[str, int] = field(default_factory=dict)  # divergences of a kind known before (--expect), by kind
+
+    @property
+    def divergence(self) -> Divergence | None:
+        """The first divergence found, or None."""
+        return self.divergences[0] if self.divergences else None
 
     @property
     def rate(self) -> float:
