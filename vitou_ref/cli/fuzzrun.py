@@ -123,18 +123,20 @@ def fuzz(
     if not checked:
         print("no divergence" if not result.aside else "no divergence of a new kind")
         return 0
-    if len(checked) > 1:
-        print(f"{len(checked)} kinds of divergence, each shrunk and saved on its own:")
     for how, shown in checked:
-        path = _save_fuzz_case(save, shown, rules, label, how, level)
-        print(f"DIVERGENCE at {shown.describe()}")
-        print(f"kind: {shown.kind} (--expect {shlex.quote(path)} sets it aside)")
-        print(_diagnosis(how, shown))
-        print(
-            f"smallest case found: {len(shown.case.actions)} action(s), {len(shown.case.setup['deals'])} deal(s): {path}"
-        )
-        print(f"rerun: {_rerun(label, rules.name, path, level)}")
+        _report(how, shown, _save_fuzz_case(save, shown, rules, label, how, level), label, rules.name, level, checked)
     return 1
+
+
+def _report(how: str, shown: Any, path: str, label: str, ruleset: str, level: str | None, every: list[Any]) -> None:
+    """One kind of divergence, as the command prints it: where, its kind, the check, the fixture, the rerun."""
+    if len(every) > 1 and every[0][1] is shown:
+        print(f"{len(every)} kinds of divergence, each shrunk and saved on its own:")
+    print(f"DIVERGENCE at {shown.describe()}")
+    print(f"kind: {shown.kind} (--expect {shlex.quote(path)} sets it aside)")
+    print(_diagnosis(how, shown))
+    print(f"smallest case found: {len(shown.case.actions)} action(s), {len(shown.case.setup['deals'])} deal(s): {path}")
+    print(f"rerun: {_rerun(label, ruleset, path, level)}")
 
 
 def _checked(fuzzer: Any, d: Any) -> tuple[str, Any]:
