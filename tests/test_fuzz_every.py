@@ -121,3 +121,30 @@ def test_a_saved_fixture_counts_by_its_kind_lines_alone() -> None:
         "final dealer",
         "raise: legal set +raise",
     }
+
+
+def test_fuzz_sends_actions_after_the_match_and_past_the_last_deal() -> None:
+    # Le Truc's §4: once the match is won, no further action is made (MATCH_OVER); the protocol: a hand the setup
+    # deals no cards for cannot be played (NO_DEAL). Under either game some drawn matches end on each refusal.
+    from vitou_ref.engine.tables import tables_for
+    from vitou_ref.hunt.fuzzcases import make_case, reference_answer, universe
+    from vitou_ref.rules.registry import load_ruleset
+
+    for name in ("vitou/1.1.0", "le-truc/1.1.0"):
+        t = tables_for(load_ruleset(name))
+        tries = universe(t)
+        last = set()
+        for seed in range(400):
+            case, ref = make_case(t, seed, seed % 8, 160, 12, tries)
+            assert ref == reference_answer(t, case)  # the case's expectation is the reference's answer to it
+            if ref["steps"] and ref["steps"][-1].get("ok") is False:
+                last.add(ref["steps"][-1]["error"])
+        assert {"MATCH_OVER", "NO_DEAL"} <= last, (name, last)
+
+
+def test_an_engine_that_plays_on_after_the_match_is_found(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    impl = f"{shlex.quote(sys.executable)} {shlex.quote(str(FAKE))} plays-on"
+    argv = ["fuzz", "--impl", impl, "--ruleset", "le-truc", "--examples", "300", "--seed", "1"]
+    assert main([*argv, "--save", str(tmp_path)]) == 1
+    kinds = [k for k, _ in found(capsys.readouterr().out)]
+    assert any(k.endswith(": accepted where the rules refuse") for k in kinds), kinds

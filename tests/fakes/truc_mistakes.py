@@ -8,6 +8,7 @@ It answers like the reference adapter, except under le-truc, where MODE changes 
   no-raise-again        a raise is answered by accept or fold only: a raise again is refused (BID_OUT_OF_TURN)
   dealer-stays          the dealer deals every hand: the deal never alternates
   suits-count           suits break equal ranks, spades over hearts over diamonds over clubs: no trick is spoilt
+  plays-on              once the match is won, an action is accepted (and changes nothing) where it is refused
 """
 
 from __future__ import annotations
@@ -109,7 +110,19 @@ def suits_count(t: Tables) -> None:
     t.strength = tuple(strength)
 
 
+def plays_on() -> None:
+    apply = Match.apply
+
+    def patched(self: Match, action: Action) -> Any:
+        if _truc(self) and self.winner is not None:
+            return []  # the match is won, and the action is taken all the same: nothing happens
+        return apply(self, action)
+
+    Match.apply = patched  # type: ignore[method-assign]
+
+
 ENGINE: dict[str, Callable[[], None]] = {
+    "plays-on": plays_on,
     "own-raise-waits": own_raise_waits,
     "spoilt-follower-leads": spoilt_follower_leads,
     "answerer-plays": answerer_plays,

@@ -22,6 +22,8 @@ from ..rules.errors import IllegalAction
 from .fuzzkinds import kind_of
 
 MAX_ACTIONS = 160
+AFTER_THE_END = 0.5  # the share of matches won within their length that get one action after the end
+PAST_THE_DEALS = 0.02  # the chance, at each hand's end, that the case stops its deals there and sends one more action
 STARTS: tuple[tuple[int, int], ...] = ((0, 0), (17, 15), (19, 19), (20, 14), (14, 20), (20, 19), (20, 20), (18, 20))
 _STARTS_TARGET = 21  # STARTS are written for Vitou's target and its ending at 20
 
@@ -176,11 +178,15 @@ def make_case(
     j = t.as_json
     legal_actions = m.legal_actions()
     legal = [j(x) for x in legal_actions]
+    last_legal = legal
     ref: dict[str, Any] = {"legal": legal, "steps": []}
     actions: list[Any] = []
     rand = rng.random
+    past: Any = None  # an action sent past the last hand dealt, once the setup's deals are cut there
     for _ in range(length):
         if not legal:
+            if m.winner is not None and rand() < AFTER_THE_END:
+                _after_the_end(m, last_legal, actions, ref)  # the match is over: every action is refused
             break
         c = int(rand() * 65536)
         try:
@@ -198,14 +204,35 @@ def make_case(
         except IllegalAction as exc:
             ref["steps"].append({"ok": False, "error": exc.code})
             continue
-        if events:  # a new deal is only ever taken when a hand ends
-            note_deal()
+        last_legal = legal
         legal_actions = m.legal_actions()
         legal = [j(x) for x in legal_actions]
+        if events and m.deals_used() > len(deals) and legal and rand() < PAST_THE_DEALS:
+            past = legal[0]  # a hand ended and the next is dealt: the case stops its deals here, and goes on
+            break
+        if events:  # a new deal is only ever taken when a hand ends
+            note_deal()
         ref["steps"].append({"ok": True, "events": [e.to_json() for e in events], "legal": legal})
     ref["final"] = {"score": m.score, "dealer": m.dealer, "winner": m.winner}
     setup["deals"] = deals
+    if past is not None:  # no deal left for the next hand: the reference answers the case as it now stands
+        case = Case(setup, [*actions, past])
+        return case, reference_answer(t, case)
     return Case(setup, actions), ref
+
+
+def _after_the_end(m: Match, last_legal: list[Any], actions: list[Any], ref: dict[str, Any]) -> None:
+    """One action sent after the match is won, the last one legal before it: the reference refuses it."""
+    if not last_legal:
+        return
+    action = last_legal[0]
+    actions.append(action)
+    try:
+        m.apply(action_from_json(action))
+    except (Malformed, IllegalAction) as exc:
+        ref["steps"].append({"ok": False, "error": exc.code})
+        return
+    raise AssertionError("an action was accepted after the end of the match")
 
 
 def _same_set(a: Any, b: Any) -> bool:
