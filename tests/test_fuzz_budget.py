@@ -95,7 +95,8 @@ def test_a_fault_that_never_shows_again_is_called_flaky(tmp_path: Path, capsys: 
 
 
 def _stated_bound(t: float, s: float, r: int) -> float:
-    # docs/explanation/verdict.md and vitou fuzz --help: faults cost at most (R + 3) x (S + T) + 1 s.
+    # docs/explanation/verdict.md and vitou fuzz --help: faults cost at most (R + 1 + 2K) x (S + T) + 1 s for K kinds
+    # found; these engines fail one way, so one kind: (R + 3) x (S + T) + 1 s.
     return (r + 3) * (s + t) + 1
 
 

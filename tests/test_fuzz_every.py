@@ -148,3 +148,15 @@ def test_an_engine_that_plays_on_after_the_match_is_found(tmp_path: Path, capsys
     assert main([*argv, "--save", str(tmp_path)]) == 1
     kinds = [k for k, _ in found(capsys.readouterr().out)]
     assert any(k.endswith(": accepted where the rules refuse") for k in kinds), kinds
+
+
+def test_a_run_reports_at_most_ten_kinds(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Each kind costs a check on fresh starts, so the run's bound counts them: at the cap it stops, and says so.
+    from vitou_ref.hunt import fuzz as fuzz_module
+
+    monkeypatch.setattr(fuzz_module, "MAX_KINDS", 1)
+    status, out = fuzz(tmp_path, capsys)
+    assert status == 1 and len(found(out)) == 1
+    assert "stopped early: 1 kinds of divergence found; --expect them to look past them" in out

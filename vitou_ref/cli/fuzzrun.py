@@ -65,7 +65,7 @@ def fuzz(
     level: str | None = None,  # code or outcome; None: as the answer to start says
     expect: list[str] | None = None,  # files of kinds already known (hunt/fuzzkinds.py), set aside
 ) -> int:
-    from ..hunt.fuzz import Fuzzer
+    from ..hunt.fuzz import MAX_KINDS, Fuzzer
     from ..kit.certify import REFERENCE_COMMAND
     from ..protocol.connection import Fault, split_command
     from ..rules.registry import load_ruleset
@@ -112,6 +112,8 @@ def fuzz(
         )
     elif result.spent == "time":
         print(f"stopped early: --max-seconds {max_seconds:g} reached")
+    elif result.spent == "kinds":
+        print(f"stopped early: {MAX_KINDS} kinds of divergence found; --expect them to look past them")
     if result.aside:
         n = sum(result.aside.values())
         print(

@@ -44,9 +44,10 @@ def _add_fuzz(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "only files a run writes in the working directory), and set aside, and the search goes on. Hypothesis keeps no example database (a run is "
         f"replayed from its seed), and its caches go to {HYPOTHESIS_HOME}, or to HYPOTHESIS_STORAGE_DIRECTORY "
         "when it is set. Bounded: after a crash, a hang or a broken line the implementation is restarted, at most "
-        "R (--max-restarts) times while searching and shrinking, and twice more to check the divergence on a fresh "
-        "start; so with S the --start-timeout and T the --timeout, faults cost at most (R + 3) x (S + T) + 1 s "
-        "(241 s with the defaults), plus T for each answer that comes just within its deadline; with "
+        "R (--max-restarts) times while searching and shrinking, and twice more to check each kind found on a fresh "
+        "start; so with S the --start-timeout, T the --timeout and K the kinds found (at most 10: the run stops "
+        "at the tenth), faults cost at most (R + 1 + 2K) x (S + T) + 1 s (241 s with the defaults and one kind, "
+        "(R + 3) x (S + T) + 1 s), plus T for each answer that comes just within its deadline; with "
         "--max-seconds M nothing is sent after M, and the run ends by M + max(S, T) + 1 s. "
         "Exit status: 0 no divergence but of the kinds --expect lists, 1 a divergence of a new kind or a restart "
         "that changed the identity, 2 the fuzzer could not run.",

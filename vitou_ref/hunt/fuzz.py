@@ -16,6 +16,7 @@ from .fuzzcases import Case, Divergence, FuzzResult, batches, compare, make_case
 from .fuzzfixture import fixture_for
 from .fuzzshrink import earliest
 
+MAX_KINDS = 10  # kinds of divergence a run reports at most: each costs a check on fresh starts (the run's bound)
 MAX_SESSION = 2000  # earlier matches kept to replay a divergence that needs them
 CHECK_STARTS = 2  # the check of a divergence on a fresh start: the case alone, then after its session
 
@@ -294,7 +295,8 @@ class Fuzzer:
                 self.target = None
             finds.append(d)
             self.known.add(d.kind)
-            if not every:
+            if not every or len(finds) >= MAX_KINDS:
+                self.spent = self.spent or (None if not every else "kinds")
                 break
         seconds = time.perf_counter() - start
         spent = self.spent or ("time" if self.out_of_time() and self.matches < examples else None)
@@ -362,4 +364,4 @@ class Fuzzer:
 
 
 # fixture_for lives with the fixture code; the fuzz command imports it from here.
-__all__ = ["ALONE", "FLAKY", "MAX_SESSION", "SESSION", "UNCHECKED", "FuzzResult", "Fuzzer", "fixture_for"]
+__all__ = ["ALONE", "FLAKY", "MAX_KINDS", "MAX_SESSION", "SESSION", "UNCHECKED", "FuzzResult", "Fuzzer", "fixture_for"]

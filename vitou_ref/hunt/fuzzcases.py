@@ -77,7 +77,7 @@ class FuzzResult:
     examples: int
     actions: int = 0
     ended: int = 0
-    spent: str | None = None  # why the search or the shrinking stopped early: "restarts" or "time"
+    spent: str | None = None  # why the search or the shrinking stopped early: "restarts", "time" or "kinds"
     aside: dict[str, int] = field(default_factory=dict)  # divergences of a kind known before (--expect), by kind
 
     @property
