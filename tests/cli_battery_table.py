@@ -188,6 +188,7 @@ TABLE: dict[str, Cmd] = {
             "--start-timeout": Opt(NUMBER, "20"),
             "--max-restarts": Opt(NUMBER, "0"),
             "--save": Opt(OUTPUT, "failures"),
+            "--expect": Opt(INPUT, "expect.yaml"),  # any text: its lines are kinds, none of which the run meets
             "--illegal": Opt(NUMBER, "12"),
             "--level": Opt(CHOICE),
             **LIMITS,

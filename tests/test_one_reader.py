@@ -376,7 +376,7 @@ ALLOWED = {
     ("rules/bidchecks.py", "int(level.value)"): "a ladder value the schema made an integer",
     ("rules/bidchecks.py", "int(prev)"): "a ladder value the schema made an integer",
     ("present/escape.py", "s[0].isdigit()"): "Markdown escaping: whether a line starts as a list number, no reading",
-    ("hunt/fuzz.py", "int(d.where.split()[1])"): "a divergence's place, 'step N', written by the fuzzer",
+    ("hunt/fuzzshrink.py", "int(d.where.split()[1])"): "a divergence's place, 'step N', written by the fuzzer",
     ("hunt/fuzzcases.py", "int(self.where.split()[1])"): "a divergence's place, 'step N', written by the fuzzer",
     ("kit/coverage.py", "int(h.points)"): "an engine event's points at twenty: an int",
     ("kit/envelope.py", "int(self.value['size'])"): "an envelope case's size, an integer by its schema",
