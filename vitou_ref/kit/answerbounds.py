@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ..protocol.client import json_kind
+
 # docs/reference/strictness.md, Answers: "a message that is a string of at most 1,000 characters"; and
 # docs/reference/protocol.md, Answers: "keep control characters ... escaped". The wire bounds of every answer
 # (8 MiB a line, 64 levels, 4,300 digits, strict JSON) are protocol/wire.py's and protocol/connection.py's.
@@ -25,16 +27,6 @@ class Breach:
     sentence: str  # "an errored answer's message is at most 1000 characters; got 3000"
 
 
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    return "an array" if isinstance(value, list) else "an object"
-
-
 def message_breach(answer: Any) -> Breach | None:
     """How the message of ``answer``, an errored answer, breaks a bound of the protocol, or None (or not errored).
 
@@ -47,7 +39,7 @@ def message_breach(answer: Any) -> Breach | None:
         return Breach("a string", "none", "an errored answer's message is a string; it has none")
     message = answer["message"]
     if not isinstance(message, str):
-        kind = _kind(message)
+        kind = json_kind(message)
         return Breach("a string", kind, f"an errored answer's message is a string; got {kind}")
     if len(message) > MAX_MESSAGE:
         return Breach(

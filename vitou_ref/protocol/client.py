@@ -113,7 +113,7 @@ def _identity_value(value: Any) -> str:
 def handshake_problem(hello: Any, validate: bool = False) -> str | None:
     """Why an answer to ``start`` is unusable, or None; strict whatever ``validate`` says."""
     if not isinstance(hello, dict):
-        return f"not a JSON object but {_kind(hello)}"
+        return f"not a JSON object but {json_kind(hello)}"
     proto = hello.get("protocol")
     if not (_wire.is_int(proto) and proto == PROTOCOL):
         return f"'protocol' is {_shown(proto)}, not the integer {PROTOCOL}"
@@ -173,7 +173,8 @@ def as_spoken(events: Any, minor: int) -> Any:
     return out
 
 
-def _kind(value: Any) -> str:
+def json_kind(value: Any) -> str:
+    """A JSON value's type as a sentence names it: null, a boolean, a number, a string, an array, an object."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -189,7 +190,7 @@ def _kind(value: Any) -> str:
 
 def _shown(value: Any) -> str:
     if isinstance(value, (dict, list)):
-        return _kind(value)
+        return json_kind(value)
     return escape.text(_wire.dumps(value), 60)
 
 
@@ -330,7 +331,7 @@ class Client:
         except _wire.WireError as exc:
             raise Fault(exc.code, f"invalid JSON in the answer ({exc.message}): {describe_line(raw)}") from None
         if not isinstance(answer, dict):
-            raise Fault("not_object", f"the answer is {_kind(answer)}, not a JSON object: {describe_line(raw)}")
+            raise Fault("not_object", f"the answer is {json_kind(answer)}, not a JSON object: {describe_line(raw)}")
         got = answer.get("seq")
         if not (type(got) is int and got == seq):
             if type(got) is int and 0 < got < seq:
