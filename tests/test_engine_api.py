@@ -79,9 +79,14 @@ def test_every_error_code_of_the_spec_names_a_clause() -> None:
         assert reachable_codes(rules.params, acts) <= {e.code for e in rules.errors}, name
         for e in rules.errors:
             rules.clause(e.clause)
-    # Vitou defines every code but those of a raise answered before any card, which its game never reaches.
+    # Vitou defines every code but those of a raise answered before any card, of a card played face down and
+    # of a conceded hand, which its game never reaches.
     before_any_card = {"RAISE_AWAITS_ANSWER", "RAISE_OWN_WAITING", "ACCEPT_NO_RAISE", "ACCEPT_NOT_ANSWERER"}
-    assert {e.code for e in load_ruleset("vitou/1.0.0").errors} == ENGINE_CODES - before_any_card
+    paulista = {"FACE_DOWN_TOO_EARLY", "CONCEDE_OUT_OF_TURN"}
+    assert {e.code for e in load_ruleset("vitou/1.0.0").errors} == ENGINE_CODES - before_any_card - paulista
+    # Truco Paulista defines every code but those of Vitou's gestures, its 20-20 question and its bids.
+    tp = {e.code for e in load_ruleset("truco-paulista").errors}
+    assert ENGINE_CODES - tp == {"SIGNAL_UNKNOWN", "SIGNAL_FORBIDDEN", "CALL_OUT_OF_TURN", "RAISE_FROM_LAST"}
 
 
 def test_a_bad_setup_raises_setup_error_and_builds_nothing() -> None:

@@ -13,17 +13,20 @@ Bid = int | str
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """A seat plays a card (accepting any bid it is answering)."""
+    """A seat plays a card (accepting any bid it is answering), face up unless ``down`` (the face_down rule)."""
 
     seat: str
     card: Card
+    down: bool = False
     act: ClassVar[str] = "play"
 
     def to_json(self) -> dict[str, Any]:
+        if self.down:
+            return {"seat": self.seat, "act": "play", "card": self.card.text, "face_down": True}
         return {"seat": self.seat, "act": "play", "card": self.card.text}
 
     def __str__(self) -> str:
-        return f"{self.seat} plays {self.card}"
+        return f"{self.seat} plays {self.card}{' face down' if self.down else ''}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +143,21 @@ class Signal:
         return f"{self.seat} signals {self.signal}"
 
 
-Action = Play | Raise | Accept | Refuse | PlayHand | DeclineHand | Pass | CallPlay | Signal
+@dataclass(frozen=True, slots=True)
+class Concede:
+    """The seat due to act gives up the hand (the concede rule): the other side scores what the position gives."""
+
+    seat: str
+    act: ClassVar[str] = "concede"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "act": "concede"}
+
+    def __str__(self) -> str:
+        return f"{self.seat} concedes the hand"
+
+
+Action = Play | Raise | Accept | Refuse | PlayHand | DeclineHand | Pass | CallPlay | Signal | Concede
 
 
 class Malformed(Exception):
@@ -160,7 +177,10 @@ _SEAT_ACTS: dict[str, tuple[str, ...]] = {
     "pass": (),
     "play_hand": (),
     "signal": ("signal",),
+    "concede": (),
 }
+# Fields an act may take besides those it needs: a card played face down says so (only where the rules allow it).
+_OPTIONAL: dict[str, tuple[str, ...]] = {"play": ("face_down",)}
 _SIDE_ACTS: dict[str, tuple[str, ...]] = {"play_hand": (), "decline_hand": ()}
 
 
@@ -190,20 +210,24 @@ def action_from_json(obj: Any) -> Action:
     if fields is None:
         raise Malformed(
             "ACTION_MALFORMED",
-            f"unknown act {act!r} (acts: play, raise, accept, refuse, pass, play_hand, decline_hand, signal)",
+            f"unknown act {act!r} (acts: play, raise, accept, refuse, pass, play_hand, decline_hand, signal, concede)",
         )
     if "seat" not in obj:
         raise Malformed("ACTION_MALFORMED", f"the {act!r} action names no seat")
     seat = obj["seat"]
     if not isinstance(seat, str):
         raise Malformed("ACTION_MALFORMED", "'seat' must be a string")
-    _no_extra(obj, {"seat", "act", *fields})
+    _no_extra(obj, {"seat", "act", *fields, *_OPTIONAL.get(act, ())})
     for f in fields:
         if f not in obj:
             raise Malformed("ACTION_MALFORMED", f"the {act!r} action needs '{f}'")
     if act == "play":
+        # One spelling per play: a card face up has no face_down field, one face down has face_down: true.
+        down = "face_down" in obj
+        if down and obj["face_down"] is not True:
+            raise Malformed("ACTION_MALFORMED", "'face_down' is true or left out (a card played face up)")
         try:
-            return Play(seat, Card.parse(obj["card"]))
+            return Play(seat, Card.parse(obj["card"]), down)
         except ValueError as exc:
             raise Malformed("CARD_MALFORMED", str(exc)) from None
     if act == "raise":
@@ -217,6 +241,8 @@ def action_from_json(obj: Any) -> Action:
         return Refuse(seat)
     if act == "pass":
         return Pass(seat)
+    if act == "concede":  # whether this game has the act is for the match to say (Checks._check)
+        return Concede(seat)
     if act == "play_hand":
         return CallPlay(seat)
     sig = obj["signal"]

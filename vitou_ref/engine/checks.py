@@ -4,36 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..rules.cards import Card
 from ..rules.conditions import CONDITIONS
 from ..rules.errors import ILLEGAL_BY_CODE, REQUIRED_ORDER, IllegalAction, VitouError
-from .actions import Accept, Action, CallPlay, DeclineHand, Pass, Play, PlayHand, Raise, Refuse, Signal
+from .actions import Accept, Action, CallPlay, Concede, DeclineHand, Pass, Play, PlayHand, Raise, Refuse, Signal
+from .answerchecks import (
+    check_accept_no_raise,
+    check_accept_not_answerer,
+    check_concede_out_of_turn,
+    check_face_down_too_early,
+    check_raise_awaits_answer,
+    check_raise_own_waiting,
+)
+from .norm import Norm, seat_ref
 from .reasons import Reason, Ref
 from .state import TWENTY, TWENTY_TWENTY, MatchState
 from .tables import Tables
 from .transitions import ANSWER, AWAIT, CALL, CARD, DECISION, NO_DEAL, OVER, PENDING, PHASE_NAMES, PLAY, TRANSITIONS
 
-_ACTIONS = (Play, Raise, Accept, Refuse, PlayHand, DeclineHand, Pass, CallPlay, Signal)
-
-
-class _Norm:
-    """An action's fields resolved against the ruleset (None where unknown or absent)."""
-
-    __slots__ = ("act", "seat", "side", "card", "level", "signal", "has_seat", "has_side")
-
-    def __init__(self, t: Tables, a: Action) -> None:
-        self.act = a.act
-        seat = getattr(a, "seat", None)
-        side = getattr(a, "side", None)
-        self.has_seat = seat is not None
-        self.has_side = side is not None
-        self.seat = t.seat_index.get(seat) if seat is not None else None
-        self.side = t.side_index.get(side) if side is not None else None
-        card = getattr(a, "card", None)
-        self.card = card.id if isinstance(card, Card) and t.strength[card.id] >= 0 else None
-        to = getattr(a, "to", None)
-        self.level = t.bid_level.get(to) if to is not None and not isinstance(to, bool) else None
-        self.signal = getattr(a, "signal", None)
+_ACTIONS = (Play, Raise, Accept, Refuse, PlayHand, DeclineHand, Pass, CallPlay, Signal, Concede)
 
 
 class Checks(MatchState):
@@ -58,7 +46,9 @@ class Checks(MatchState):
             return "ACTION_MALFORMED", Reason("not_an_action", value=repr(action))
         if action.act not in t.game_acts:
             return "ACTION_MALFORMED", Reason("act_not_of_this_game", act=Ref("act", action.act))
-        n = _Norm(t, action)
+        if type(action) is Play and action.down and not t.face_down_from:
+            return "ACTION_MALFORMED", Reason("face_down_not_of_this_game")
+        n = Norm(t, action)
         for code, check in _checks_for(t, n.act):
             reason = check(self, n)
             if reason is not None:
@@ -76,7 +66,9 @@ class Checks(MatchState):
         t = self._t
         if not isinstance(action, _ACTIONS) or action.act not in t.game_acts:
             return ["ACTION_MALFORMED"]
-        n = _Norm(t, action)
+        if type(action) is Play and action.down and not t.face_down_from:
+            return ["ACTION_MALFORMED"]
+        n = Norm(t, action)
         found: list[str] = []
         for code, check in _checks_for(t, n.act):
             if any(code in _BLOCKS.get(earlier, ()) for earlier in found):
@@ -93,52 +85,49 @@ class Checks(MatchState):
 # spec's error list (clarification 20), so the code reported for an action
 # that breaks several rules comes from the data, not from this file.
 
-Check = Callable[[MatchState, _Norm], Reason | None]
+_seat = seat_ref
+Check = Callable[[MatchState, Norm], Reason | None]
 
 
-def _seat(m: MatchState, s: int | None) -> Ref:
-    return Ref("seat", m._t.seat_ids[s if s is not None else 0])
-
-
-def _c_unknown_seat(m: MatchState, n: _Norm) -> Reason | None:
+def _c_unknown_seat(m: MatchState, n: Norm) -> Reason | None:
     if n.has_seat and n.seat is None:
         return Reason("unknown_seat", seats=Ref("seats", m._t.seat_ids))
     return None
 
 
-def _c_unknown_side(m: MatchState, n: _Norm) -> Reason | None:
+def _c_unknown_side(m: MatchState, n: Norm) -> Reason | None:
     if n.has_side and n.side is None:
         return Reason("unknown_side", sides=Ref("sides", m._t.side_ids))
     return None
 
 
-def _c_card_malformed(m: MatchState, n: _Norm) -> Reason | None:
+def _c_card_malformed(m: MatchState, n: Norm) -> Reason | None:
     if n.act == "play" and n.card is None:
         return Reason("card_malformed", ruleset=m._t.name)
     return None
 
 
-def _c_unknown_bid(m: MatchState, n: _Norm) -> Reason | None:
+def _c_unknown_bid(m: MatchState, n: Norm) -> Reason | None:
     if n.act == "raise" and n.level is None:
         return Reason("unknown_bid", bids=Ref("bids", m._t.bid_tokens[1:]))
     return None
 
 
-def _c_signal_unknown(m: MatchState, n: _Norm) -> Reason | None:
+def _c_signal_unknown(m: MatchState, n: Norm) -> Reason | None:
     if n.act == "signal" and n.signal not in m._t.gestures:
         return Reason("signal_unknown", gestures=Ref("gestures", tuple(sorted(m._t.gestures))))
     return None
 
 
-def _c_match_over(m: MatchState, n: _Norm) -> Reason | None:
+def _c_match_over(m: MatchState, n: Norm) -> Reason | None:
     return Reason("match_over") if m.phase == OVER else None
 
 
-def _c_no_deal(m: MatchState, n: _Norm) -> Reason | None:
+def _c_no_deal(m: MatchState, n: Norm) -> Reason | None:
     return Reason("no_deal") if m.phase == NO_DEAL else None
 
 
-def _c_wrong_phase(m: MatchState, n: _Norm) -> Reason | None:
+def _c_wrong_phase(m: MatchState, n: Norm) -> Reason | None:
     if n.act not in TRANSITIONS[m.phase]:
         t = m._t
         if n.seat is not None:
@@ -161,7 +150,7 @@ def _c_wrong_phase(m: MatchState, n: _Norm) -> Reason | None:
     return None
 
 
-def _c_signal_forbidden(m: MatchState, n: _Norm) -> Reason | None:
+def _c_signal_forbidden(m: MatchState, n: Norm) -> Reason | None:
     if not m._t.signals_allowed:
         return Reason("signal_forbidden.never")
     if m.mode == TWENTY_TWENTY and m._t.tt_signals_forbidden:
@@ -169,37 +158,37 @@ def _c_signal_forbidden(m: MatchState, n: _Norm) -> Reason | None:
     return None
 
 
-def _c_bid_closed_twenty(m: MatchState, n: _Norm) -> Reason | None:
+def _c_bid_closed_twenty(m: MatchState, n: Norm) -> Reason | None:
     if m.mode == TWENTY and m._t.twenty_bids_closed:
         return Reason("bid_closed_twenty", side=Ref("side", m._t.side_ids[m.twenty_side]), at=m._t.twenty_at)
     return None
 
 
-def _c_bid_closed_tt(m: MatchState, n: _Norm) -> Reason | None:
+def _c_bid_closed_tt(m: MatchState, n: Norm) -> Reason | None:
     if m.mode == TWENTY_TWENTY and m._t.tt_bids_closed:
         return Reason("bid_closed_twenty_twenty", at=m._t.twenty_at)
     return None
 
 
-def _c_decision_wrong_side(m: MatchState, n: _Norm) -> Reason | None:
+def _c_decision_wrong_side(m: MatchState, n: Norm) -> Reason | None:
     if n.side != m.twenty_side:
         return Reason("decision_wrong_side", side=Ref("side", m._t.side_ids[m.twenty_side]), at=m._t.twenty_at)
     return None
 
 
-def _c_call_out_of_turn(m: MatchState, n: _Norm) -> Reason | None:
+def _c_call_out_of_turn(m: MatchState, n: Norm) -> Reason | None:
     if n.seat != m._turn:
         return Reason("call_out_of_turn", asked=_seat(m, m._turn), seat=_seat(m, n.seat))
     return None
 
 
-def _c_not_your_turn(m: MatchState, n: _Norm) -> Reason | None:
+def _c_not_your_turn(m: MatchState, n: Norm) -> Reason | None:
     if n.seat != m._turn and not _may_act_out_of_turn(m, n):
         return Reason("not_your_turn", due=_seat(m, m._turn), seat=_seat(m, n.seat))
     return None
 
 
-def _may_act_out_of_turn(m: MatchState, n: _Norm) -> bool:
+def _may_act_out_of_turn(m: MatchState, n: Norm) -> bool:
     # Where a ruleset lets NOT_YOUR_TURN judge bids and refusals too (rules/conditions.py), the
     # seats the rules let act out of turn are not refused for it: a bid by any seat where any seat may bid and
     # no bid awaits an answer, a refusal by any seat where any opponent may refuse the bid awaiting its answer
@@ -210,7 +199,7 @@ def _may_act_out_of_turn(m: MatchState, n: _Norm) -> bool:
     return n.act == "refuse" and t.refusal_any_opponent and m.phase == ANSWER
 
 
-def _c_card_not_held(m: MatchState, n: _Norm) -> Reason | None:
+def _c_card_not_held(m: MatchState, n: Norm) -> Reason | None:
     assert n.seat is not None
     if n.card not in m.hands[n.seat]:
         held = tuple(str(m._t.card(c)) for c in m.hands[n.seat])
@@ -219,7 +208,7 @@ def _c_card_not_held(m: MatchState, n: _Norm) -> Reason | None:
     return None
 
 
-def _c_bid_out_of_turn(m: MatchState, n: _Norm) -> Reason | None:
+def _c_bid_out_of_turn(m: MatchState, n: Norm) -> Reason | None:
     t = m._t
     assert n.seat is not None
     if n.seat != m._turn and not (t.bids_any_seat and m.phase == PLAY):
@@ -244,7 +233,7 @@ def _c_bid_out_of_turn(m: MatchState, n: _Norm) -> Reason | None:
     return None
 
 
-def _c_refuse_no_bid(m: MatchState, n: _Norm) -> Reason | None:
+def _c_refuse_no_bid(m: MatchState, n: Norm) -> Reason | None:
     if m.phase == PLAY:
         if m.level:
             return Reason("refuse_no_bid.accepted", bid=Ref("bid", m._t.bid_tokens[m.level]))
@@ -252,7 +241,7 @@ def _c_refuse_no_bid(m: MatchState, n: _Norm) -> Reason | None:
     return None
 
 
-def _c_refuse_not_follower(m: MatchState, n: _Norm) -> Reason | None:
+def _c_refuse_not_follower(m: MatchState, n: Norm) -> Reason | None:
     t = m._t
     assert n.seat is not None
     if m.phase == CARD:
@@ -268,7 +257,7 @@ def _c_refuse_not_follower(m: MatchState, n: _Norm) -> Reason | None:
     return None
 
 
-def _c_raise_from_last(m: MatchState, n: _Norm) -> Reason | None:
+def _c_raise_from_last(m: MatchState, n: Norm) -> Reason | None:
     t = m._t
     if not t.last_bids and len(m.tcards) == t.n - 1:
         if n.seat != m._turn:  # any_seat: whoever bids, the trick's last card is the only one to come
@@ -277,7 +266,7 @@ def _c_raise_from_last(m: MatchState, n: _Norm) -> Reason | None:
     return None
 
 
-def _c_raise_own_side(m: MatchState, n: _Norm) -> Reason | None:
+def _c_raise_own_side(m: MatchState, n: Norm) -> Reason | None:
     t = m._t
     assert n.seat is not None
     if m.level > 0 and not t.raise_any_side and t.side_of[n.seat] == m._bside:
@@ -291,13 +280,13 @@ def _c_raise_own_side(m: MatchState, n: _Norm) -> Reason | None:
     return None
 
 
-def _c_raise_past_top(m: MatchState, n: _Norm) -> Reason | None:
+def _c_raise_past_top(m: MatchState, n: Norm) -> Reason | None:
     if m.level == m._t.top:
         return Reason("raise_past_top", bid=Ref("bid", m._t.bid_tokens[m.level]))
     return None
 
 
-def _c_raise_jump(m: MatchState, n: _Norm) -> Reason | None:
+def _c_raise_jump(m: MatchState, n: Norm) -> Reason | None:
     t = m._t
     assert n.level is not None
     if n.level <= m.level or (n.level > m.level + 1 and not t.jumps):
@@ -307,38 +296,6 @@ def _c_raise_jump(m: MatchState, n: _Norm) -> Reason | None:
         return Reason(
             "raise_jump", now=Ref("bid", t.bid_tokens[m.level]), next=nxt, to=Ref("bid", t.bid_tokens[n.level])
         )
-    return None
-
-
-def _c_raise_awaits_answer(m: MatchState, n: _Norm) -> Reason | None:
-    if m.phase == PENDING:
-        t = m._t
-        return Reason(
-            "raise_awaits_answer",
-            bid=Ref("bid", t.bid_tokens[m.level]),
-            bidder=_seat(m, m._bidder),
-            due=_seat(m, m._turn),
-        )
-    return None
-
-
-def _c_raise_own_waiting(m: MatchState, n: _Norm) -> Reason | None:
-    if m.phase == PENDING and n.seat == m._bidder:
-        return Reason("raise_own_waiting", seat=_seat(m, n.seat), bid=Ref("bid", m._t.bid_tokens[m.level]))
-    return None
-
-
-def _c_accept_no_raise(m: MatchState, n: _Norm) -> Reason | None:
-    if m.phase != PENDING:
-        if m.level:
-            return Reason("accept_no_raise.accepted", bid=Ref("bid", m._t.bid_tokens[m.level]))
-        return Reason("accept_no_raise.none")
-    return None
-
-
-def _c_accept_not_answerer(m: MatchState, n: _Norm) -> Reason | None:
-    if n.seat != m._turn:
-        return Reason("accept_not_answerer", due=_seat(m, m._turn), seat=_seat(m, n.seat))
     return None
 
 
@@ -368,10 +325,12 @@ _BY_CONDITION: dict[str, Check] = {
     "side_of_the_latest_bidder": _c_raise_own_side,
     "ladder_at_its_top": _c_raise_past_top,
     "not_the_next_level": _c_raise_jump,
-    "a_raise_awaits_its_answer": _c_raise_awaits_answer,
-    "own_raise_awaits_its_answer": _c_raise_own_waiting,
-    "no_raise_awaits_an_answer": _c_accept_no_raise,
-    "not_the_answerer": _c_accept_not_answerer,
+    "a_raise_awaits_its_answer": check_raise_awaits_answer,
+    "own_raise_awaits_its_answer": check_raise_own_waiting,
+    "no_raise_awaits_an_answer": check_accept_no_raise,
+    "not_the_answerer": check_accept_not_answerer,
+    "face_down_before_its_trick": check_face_down_too_early,
+    "seat_not_due_to_act": check_concede_out_of_turn,
 }
 # ACTION_MALFORMED's condition is judged when reading an action, before any check.
 _CHECKS: dict[str, Check] = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .events import Event, MatchEvent, hand_event
 from .state import MODE_NAMES, NO_EVENTS, NORMAL, TWENTY, TWENTY_TWENTY, MatchState
 from .tables import ELDEST, VOID
-from .transitions import CALL, DECISION, NO_DEAL, OVER, PLAY
+from .transitions import CALL, DECISION, NO_DEAL, OVER, PENDING, PLAY
 
 
 class Hands(MatchState):
@@ -20,6 +20,8 @@ class Hands(MatchState):
             self.dealt = deal
             self.hands = [list(h) for h in deal]
             self.hand_number += 1
+            if t.turn_up:
+                self._power = t.power_after[self._deals.turn_up]
             at = t.twenty_at
             sc = self._score
             if sc[0] != at and sc[1] != at:  # the usual hand, first
@@ -38,6 +40,7 @@ class Hands(MatchState):
         self._node = 0
         self.tseats = []
         self.tcards = []
+        self.tdown = 0
         if deal is None:
             self.phase = NO_DEAL
             self._turn = -1
@@ -49,8 +52,11 @@ class Hands(MatchState):
             self.mode = TWENTY_TWENTY
             self.twenty_side = -1
             self._asked = 0
-            self._turn = t.tt_first[self._dealer]
-            self.phase = CALL
+            if t.tt_question:
+                self._turn = t.tt_first[self._dealer]
+                self.phase = CALL
+            else:  # no question (twenty_twenty's question: none): the hand is played at once, led as any hand
+                self._begin_play(t.first_leader[self._dealer])
         elif a != b and t.twenty:
             self._bids_open = not t.twenty_bids_closed
             self.mode = TWENTY
@@ -66,6 +72,7 @@ class Hands(MatchState):
     def _begin_play(self, leader: int) -> None:
         self.tseats = []
         self.tcards = []
+        self.tdown = 0
         self.trick_number = 1
         self._node = 0
         self.level = 0
@@ -97,8 +104,23 @@ class Hands(MatchState):
         self._turn = t.next_seat[self._turn]
         return NO_EVENTS
 
-    def _end_hand_on_tricks(self, side: int, row: str | None) -> tuple[Event, ...]:
-        # row: the resolution row that decided the hand; None for a hand stopped mid-trick (no row matched).
+    def _do_concede(self, s: int) -> tuple[Event, ...]:
+        # The other side scores what the position gives: at a decision, what declining gives; while a raise waits
+        # on the conceding seat, the fold's points; otherwise what winning the hand would give it now.
+        t = self._t
+        if self.phase == DECISION:
+            opp = 1 - self.twenty_side
+            return self._finish(opp, t.twenty_decline, t.twenty_decline, "conceded", False, None, None, None)
+        if self.phase == PENDING:
+            pts = t.refused[self.level]
+            assert pts is not None
+            tok = t.bid_tokens[self.level]
+            return self._finish(self._bside, pts, pts, "conceded", False, None, tok, t.side_ids[self._bside])
+        return self._end_hand_on_tricks(1 - t.side_of[s], None, "conceded")
+
+    def _end_hand_on_tricks(self, side: int, row: str | None, reason: str = "tricks") -> tuple[Event, ...]:
+        # row: the resolution row that decided the hand; None for a hand stopped mid-trick (no row matched) or
+        # conceded (reason: conceded, the points those tricks would have given the other side).
         t = self._t
         if side == ELDEST:
             side = t.side_of[t.first_leader[self._dealer]]
@@ -108,14 +130,14 @@ class Hands(MatchState):
             return self._finish(-1, 0, 0, "void" if side == VOID else "tied", False, row, tok, bside)
         if self.mode == NORMAL:
             if t.value_is_match[self.level]:
-                return self._finish(side, tok, 0, "tricks", True, row, tok, bside)  # type: ignore[arg-type]
+                return self._finish(side, tok, 0, reason, True, row, tok, bside)  # type: ignore[arg-type]
             pts = t.values[self.level]
-            return self._finish(side, pts, pts, "tricks", False, row, tok, bside)  # type: ignore[arg-type]
+            return self._finish(side, pts, pts, reason, False, row, tok, bside)  # type: ignore[arg-type]
         if self.mode == TWENTY:
             if side == self.twenty_side:
-                return self._finish(side, t.twenty_win, t.twenty_win, "tricks", t.twenty_win_match, row, None, None)
-            return self._finish(side, t.twenty_lose, t.twenty_lose, "tricks", False, row, None, None)
-        return self._finish(side, t.tt_win, t.tt_win, "tricks", True, row, None, None)
+                return self._finish(side, t.twenty_win, t.twenty_win, reason, t.twenty_win_match, row, None, None)
+            return self._finish(side, t.twenty_lose, t.twenty_lose, reason, False, row, None, None)
+        return self._finish(side, t.tt_win, t.tt_win, reason, True, row, None, None)
 
     def _finish(
         self,
@@ -131,6 +153,8 @@ class Hands(MatchState):
         t = self._t
         if side >= 0:
             self._score[side] += gained
+            if t.scores_stop and self._score[side] > t.target:  # points beyond the target are not counted
+                self._score[side] = t.target
         sides = t.side_ids
         sc = self._score
         score = ((sides[0], sc[0]), (sides[1], sc[1]))  # always two sides (checked at load)

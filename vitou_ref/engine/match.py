@@ -14,6 +14,7 @@ from .actions import (
     Accept,
     Action,
     CallPlay,
+    Concede,
     DeclineHand,
     Pass,
     Play,
@@ -118,6 +119,8 @@ class Match(Tricks, Bids, Checks):
         self._turn = -1
         self.tseats = []
         self.tcards = []
+        self.tdown = 0
+        self._power = t.strength
         self._node = 0
         self.level = 0
         self._bidder = -1
@@ -158,6 +161,11 @@ class Match(Tricks, Bids, Checks):
             s = self._turn
             row = t.play_actions[s]
             acts: list[Action] = [row[c] for c in self.hands[s]]  # type: ignore[misc]
+            if t.face_down_from and self.trick_number >= t.face_down_from:  # each card face down too
+                down = t.down_actions[s]
+                acts.extend(down[c] for c in self.hands[s])  # type: ignore[misc]
+            if t.concede and ph == PLAY:
+                acts.append(t.concede_actions[s])
             if ph <= ANSWER:
                 # _may_bid for the seat in turn, inlined: this runs at every step of every hand.
                 level = self.level
@@ -187,6 +195,8 @@ class Match(Tricks, Bids, Checks):
             # The raise waits for its answer from the seat in turn: accept, refuse, or raise again.
             s = self._turn
             out: list[Action] = [t.accept_actions[s], t.refuse_actions[s]]
+            if t.concede:
+                out.append(t.concede_actions[s])
             if self.level < t.top:
                 if t.jumps:
                     out.extend(t.raise_actions[s][self.level + 1 :])  # type: ignore[arg-type]
@@ -194,6 +204,9 @@ class Match(Tricks, Bids, Checks):
                     out.append(t.raise_actions[s][self.level + 1])  # type: ignore[arg-type]
             return out
         if ph == DECISION:
+            if t.concede:  # a seat of the deciding side may concede: the hand is declined
+                side = self.twenty_side
+                return [*t.decide_actions[side], *(t.concede_actions[x] for x in range(t.n) if t.side_of[x] == side)]
             return list(t.decide_actions[self.twenty_side])
         if ph == CALL:
             return [t.pass_actions[self._turn], t.call_actions[self._turn]]
@@ -211,12 +224,19 @@ class Match(Tricks, Bids, Checks):
                 s = self._turn
                 hand = self.hands[s]
                 c = action.card.id  # type: ignore[union-attr]
-                if action.seat == t.seat_ids[s] and c in hand:  # type: ignore[union-attr]
+                down = action.down  # type: ignore[union-attr]
+                if (
+                    action.seat == t.seat_ids[s]  # type: ignore[union-attr]
+                    and c in hand
+                    and (not down or 0 < t.face_down_from <= self.trick_number)
+                ):
                     # The card is played here rather than in a method: this is the hot
                     # path, and only a trick's last card needs more (_end_trick); where a
                     # hand may stop mid-trick, every card does (t.card_check_from is 1).
                     hand.remove(c)
                     tcards = self.tcards
+                    if down:
+                        self.tdown |= 1 << len(tcards)
                     tcards.append(c)
                     self.tseats.append(s)
                     if len(tcards) < t.card_check_from:
@@ -267,6 +287,8 @@ class Match(Tricks, Bids, Checks):
                 return self._do_call(kind is CallPlay)
         elif kind is Signal and self._check(action) is None:
             return NO_EVENTS
+        elif kind is Concede and self._check(action) is None:
+            return self._do_concede(t.seat_index[action.seat])  # type: ignore[union-attr]
         raise self._illegal(action)
 
     def verify(self, action: Action) -> None:
@@ -330,6 +352,15 @@ class Match(Tricks, Bids, Checks):
 
     def call(self, seat: str, play: bool) -> Transition:
         return self.step(CallPlay(seat) if play else Pass(seat))
+
+    def verify_concede(self, seat: str) -> None:
+        self.verify(Concede(seat))
+
+    def can_concede(self, seat: str) -> bool:
+        return self.can(Concede(seat))
+
+    def concede(self, seat: str) -> Transition:
+        return self.step(Concede(seat))
 
     def verify_signal(self, seat: str, signal: str) -> None:
         self.verify(Signal(seat, signal))

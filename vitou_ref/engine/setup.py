@@ -10,6 +10,8 @@ from ..rules.cards import Card
 from ..rules.errors import SetupError
 from .tables import Tables
 
+TURN_UP = "turn_up"  # the key of a deal that names its turn-up card, where the rules turn one up
+
 
 def card_id(t: Tables, value: Any, path: str) -> int:
     if isinstance(value, Card):
@@ -29,6 +31,8 @@ def read_deal(t: Tables, deal: Any, path: str) -> list[list[int]]:
     if not isinstance(deal, Mapping):
         raise SetupError("a deal maps each seat to its cards", path)
     for seat in deal:
+        if seat == TURN_UP and t.turn_up:
+            continue
         if seat not in t.seat_index:
             raise SetupError(f"{seat!r} is not a seat of {t.name} (seats: {' '.join(t.seat_ids)})", f"{path}/{seat}")
     hands: list[list[int]] = []
@@ -50,6 +54,15 @@ def read_deal(t: Tables, deal: Any, path: str) -> list[list[int]]:
             seen[cid] = seat
             hand.append(cid)
         hands.append(hand)
+    if t.turn_up:
+        # The turn-up rides with the hands it belongs to, one list after the seats' (DealSource.next splits it).
+        where = f"{path}/{TURN_UP}"
+        if TURN_UP not in deal:
+            raise SetupError(f"the deal turns up no card ({TURN_UP!r}: the card turned up for the hand)", where)
+        cid = card_id(t, deal[TURN_UP], where)
+        if cid in seen:
+            raise SetupError(f"{t.card(cid)} is dealt twice (also to {seen[cid]})", where)
+        hands.append([cid])
     return hands
 
 
@@ -147,29 +160,37 @@ def shuffled(deck: Sequence[int], count: int, rng: random.Random) -> list[int]:
 class DealSource:
     """Where each hand's cards come from: a list given in advance, or a seeded shuffle."""
 
-    __slots__ = ("_t", "_given", "_pos", "_rng")
+    __slots__ = ("_t", "_given", "_pos", "_rng", "turn_up")
 
     def __init__(self, t: Tables, given: list[tuple[tuple[int, ...], ...]] | None, rng: random.Random | None) -> None:
         self._t = t
         self._given = given
         self._pos = 0
         self._rng = rng
+        self.turn_up = -1  # the card turned up for the last hand dealt; -1 where the rules turn up none
 
     def next(self, dealer: int) -> Sequence[tuple[int, ...]] | None:
         self._pos += 1
+        t = self._t
         if self._given is not None:
             if self._pos > len(self._given):
                 return None
-            return self._given[self._pos - 1]
+            deal = self._given[self._pos - 1]
+            if t.turn_up:
+                self.turn_up = deal[t.n][0]
+                return deal[: t.n]
+            return deal
         assert self._rng is not None
-        t = self._t
         k = t.cards_each
-        cards = shuffled(t.deck, k * t.n, self._rng)
+        # The turn-up is drawn after the hands, so that a game without one shuffles exactly as it always has.
+        cards = shuffled(t.deck, k * t.n + t.turn_up, self._rng)
         hands: list[tuple[int, ...]] = [()] * t.n
         seat = t.deal_after[dealer]
         for i in range(t.n):  # one packet each, starting next to the dealer
             hands[seat] = tuple(cards[i * k : (i + 1) * k])
             seat = t.deal_after[seat]
+        if t.turn_up:
+            self.turn_up = cards[k * t.n]
         return hands
 
     @property
@@ -179,6 +200,7 @@ class DealSource:
     def clone(self) -> DealSource:
         other = DealSource(self._t, self._given, None)
         other._pos = self._pos
+        other.turn_up = self.turn_up
         if self._rng is not None:
             other._rng = random.Random()
             other._rng.setstate(self._rng.getstate())

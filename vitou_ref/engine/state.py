@@ -39,6 +39,8 @@ class MatchState:
         "_turn",
         "tseats",
         "tcards",
+        "tdown",
+        "_power",
         "_node",
         "level",
         "_bidder",
@@ -66,6 +68,8 @@ class MatchState:
     _turn: int
     tseats: list[int]  # the seats that played to the current trick, in order
     tcards: list[int]  # and their cards
+    tdown: int  # which of them were played face down, one bit per card in playing order (the face_down rule)
+    _power: tuple[int, ...]  # each card's strength in this hand: the pack's, or the turn-up's (the turn_up rule)
     _node: int  # where the hand is in the resolution trie
     level: int  # the bid in force, as a rung of the ladder (0: none)
     _bidder: int
@@ -141,6 +145,20 @@ class MatchState:
         t = self._t
         return tuple((t.seat_ids[s], t.card(c)) for s, c in zip(self.tseats, self.tcards))
 
+    @property
+    def turn_up(self) -> Card | None:
+        """The card turned up for the hand in play, where the rules turn one up."""
+        up = self._deals.turn_up
+        return self._t.card(up) if up >= 0 and self.hand_number else None
+
+    def face_down(self) -> tuple[bool, ...]:
+        """For each card of the trick in play, whether it was played face down."""
+        return tuple(bool(self.tdown >> i & 1) for i in range(len(self.tcards)))
+
+    def strength_of(self, card: Card) -> int:
+        """A card's strength in the hand in play (the turn-up's manilhas above all where the rules turn one up)."""
+        return self._power[card.id]
+
     def deals_used(self) -> int:
         return self._deals.position
 
@@ -160,6 +178,8 @@ class MatchState:
             self._turn,
             tuple(self.tseats),
             tuple(self.tcards),
+            self.tdown,
+            self._deals.turn_up,
             self._node,
             self.level,
             self._bidder,
@@ -178,6 +198,8 @@ class MatchState:
         if self.phase == NO_DEAL:
             return f"hand {self.hand_number + 1} has no deal (score {score})"
         head = f"hand {self.hand_number}, dealer {t.seat_ids[self._dealer]}, score {score}"
+        if t.turn_up:
+            head += f", turn-up {t.card(self._deals.turn_up)}"
         if self.mode == TWENTY:
             head += f", {t.side_ids[self.twenty_side]} at {t.twenty_at}"
         elif self.mode == TWENTY_TWENTY:
@@ -186,7 +208,14 @@ class MatchState:
             return f"{head}; {t.side_ids[self.twenty_side]} to decide whether to play"
         if self.phase == CALL:
             return f"{head}; {t.seat_ids[self._turn]} asked to pass or play ({self._asked} passed)"
-        played = " ".join(f"{t.seat_ids[s]}:{t.card(c)}" for s, c in zip(self.tseats, self.tcards)) or "none"
+        down = self.face_down()
+        played = (
+            " ".join(
+                f"{t.seat_ids[s]}:{t.card(c)}{' face down' if d else ''}"
+                for s, c, d in zip(self.tseats, self.tcards, down)
+            )
+            or "none"
+        )
         bid = ""
         if self.level:
             bid = f"; bid {t.bid_tokens[self.level]} by {t.seat_ids[self._bidder]} ({t.side_ids[self._bside]})"

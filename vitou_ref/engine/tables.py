@@ -6,7 +6,7 @@ from typing import Any
 
 from ..rules.cards import ALL_CARDS, Card
 from ..rules.model import MATCH, Params, Ruleset
-from .actions import Accept, CallPlay, DeclineHand, Pass, Play, PlayHand, Raise, Refuse
+from .actions import Accept, CallPlay, Concede, DeclineHand, Pass, Play, PlayHand, Raise, Refuse
 from .events import TrickEvent
 
 TIED = 2  # the result of a tied trick, after the two side indexes 0 and 1
@@ -73,6 +73,27 @@ class Tables:
                 strength[card.id] = len(order) - order.index(card.rank)
         self.strength = tuple(strength)
         self.deck = tuple(c.id for c in ALL_CARDS if strength[c.id] >= 0)
+        # turn_up: each hand turns up one card, whose rank's successor in the circle makes the manilhas, above
+        # every other card and ordered by suit. power_after[turn-up card id] is the strengths for that hand.
+        self.turn_up = bool(p.turn_up_circle)
+        self.power_after: dict[int, tuple[int, ...]] = {}
+        if self.turn_up:
+            circle = p.turn_up_circle
+            top = max(strength)
+            for up in self.deck:
+                rank = ALL_CARDS[up].rank
+                manilha = circle[(circle.index(rank) + 1) % len(circle)]
+                power = list(strength)
+                for c in self.deck:
+                    card = ALL_CARDS[c]
+                    if card.rank == manilha:
+                        power[c] = top + 1 + p.manilha_suits.index(card.suit)
+                self.power_after[up] = tuple(power)
+        # face_down: from this trick on a card may be played face down, with strength 0: below every card played
+        # face up (whose strengths start at 1), tied with another face-down card. 0: never.
+        self.face_down_from = p.face_down_from
+        self.concede = p.concede
+        self.scores_stop = p.scores_stop
         self.cards_each = p.cards_each
         self.draw_lowest = p.draw_dealer == "lowest"
         self.redraw_all = p.redraw_who == "all"
@@ -106,6 +127,7 @@ class Tables:
         self.twenty_win_match = p.twenty_win_takes_match
         self.twenty_lose = p.twenty_lose
         self.tt = p.tt_enabled
+        self.tt_question = p.tt_question
         self.tt_bids_closed = p.tt_bids_closed
         self.tt_signals_forbidden = p.tt_signals_forbidden
         self.tt_win = p.tt_win
@@ -122,6 +144,11 @@ class Tables:
             tuple(Play(seat, cards[c]) if strength[c] >= 0 else None for c in range(len(cards)))
             for seat in self.seat_ids
         )
+        self.down_actions = tuple(
+            tuple(Play(seat, cards[c], True) if strength[c] >= 0 else None for c in range(len(cards)))
+            for seat in self.seat_ids
+        )
+        self.concede_actions = tuple(Concede(seat) for seat in self.seat_ids)
         self.raise_actions = tuple(
             tuple(Raise(seat, tok) if tok is not None else None for tok in self.bid_tokens) for seat in self.seat_ids
         )
@@ -186,7 +213,9 @@ class Tables:
             cache = self.__dict__["_json"] = {}
             prebuilt: list[Any] = [a for row in self.play_actions for a in row if a is not None]
             prebuilt += [a for row in self.raise_actions for a in row if a is not None]
+            prebuilt += [a for row in self.down_actions for a in row if a is not None]
             prebuilt += [*self.refuse_actions, *self.accept_actions, *self.pass_actions, *self.call_actions]
+            prebuilt += self.concede_actions
             prebuilt += [a for pair in self.decide_actions for a in pair]
             for a in prebuilt:
                 cache[id(a)] = a.to_json()

@@ -31,6 +31,9 @@
 # the match to PENDING instead, and the raiser's opponent is in turn to answer:
 # accept (the seat whose turn the raises interrupted plays), refuse (fold), or
 # raise again (the first raiser answers now); no card is played meanwhile.
+# Where the rules let the seat due to act concede the hand (the concede rule, Truco Paulista), it may in
+# PLAY, in PENDING (a fold) and, by a seat of the deciding side, in DECISION (a decline); those rules
+# answer every raise before any card, so CARD, ANSWER and AWAIT never meet it (rules/settings.py).
 # When a hand ends,
 # the next hand is dealt and the match goes to the first phase of that hand,
 # or to OVER when the match is won, or to NO_DEAL when no cards are left to
@@ -79,6 +82,7 @@ TRANSITIONS: dict[int, dict[str, tuple[str, frozenset[int]]]] = {
         "refuse": ("refuse", _NEXT_HAND),  # always refused here: no bid awaits an answer
         "accept": ("accept", frozenset({PLAY})),  # always refused here: no raise awaits an answer
         "signal": ("signal", frozenset({PLAY})),
+        "concede": ("concede", _NEXT_HAND),  # the seat in turn gives up the hand (the concede rule)
     },
     CARD: {
         "play": ("play", frozenset({ANSWER, AWAIT}) | _NEXT_HAND),
@@ -104,11 +108,13 @@ TRANSITIONS: dict[int, dict[str, tuple[str, frozenset[int]]]] = {
         "accept": ("accept", frozenset({PLAY})),
         "refuse": ("refuse", _NEXT_HAND),  # a fold
         "signal": ("signal", frozenset({PENDING})),
+        "concede": ("concede", _NEXT_HAND),  # the answering seat concedes: a fold
     },
     DECISION: {
         "decide_play": ("decide", frozenset({PLAY})),
         "decide_decline": ("decide", _NEXT_HAND),
         "signal": ("signal", frozenset({DECISION})),
+        "concede": ("concede", _NEXT_HAND),  # a seat of the deciding side concedes: the hand is declined
     },
     CALL: {
         "call_pass": ("call", frozenset({CALL}) | _NEXT_HAND),

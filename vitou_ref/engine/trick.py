@@ -22,9 +22,13 @@ class Tricks(Hands):
         t = self._t
         if len(self.tcards) < t.n:  # met only where a hand may stop mid-trick (t.card_check_from)
             return self._card_mid_trick(answer_due)
-        strength = t.strength
+        power = self._power
         cards = self.tcards
-        powers = [strength[c] for c in cards]
+        if self.tdown:  # a card played face down has strength 0: it never wins, and ties another face down
+            down = self.tdown
+            powers = [0 if down >> i & 1 else power[c] for i, c in enumerate(cards)]
+        else:
+            powers = [power[c] for c in cards]
         best = max(powers)
         leader = self._leader
         if powers.count(best) == 1:
@@ -52,6 +56,7 @@ class Tricks(Hands):
         self.trick_number += 1
         self.tseats = []
         self.tcards = []
+        self.tdown = 0
         # A bid still awaiting its answer (one made from last position, where
         # the rules allow it) is answered by the first seat of the side opposite
         # the bidder to play: the new leader if it is on that side; otherwise the
@@ -89,7 +94,7 @@ class Tricks(Hands):
         and the row that decides it, None when the ways to end disagree on it.
         """
         t = self._t
-        strength = t.strength
+        strength = self._power  # as _end_trick judges; the face_down rule never meets a hand that stops mid-trick
         to_come: list[int] = []
         s = self._turn
         for _ in range(t.n - len(self.tcards)):

@@ -28,9 +28,10 @@ ACTS: tuple[str, ...] = (
     "call_pass",  # {seat, act: pass}: at 20-20, the seat asked passes
     "call_play",  # {seat, act: play_hand}: at 20-20, the seat asked says play
     "signal",  # {seat, act: signal, signal}
+    "concede",  # {seat, act: concede}: the seat due to act gives up the hand (Truco Paulista)
 )
 # The acts of the games written before accept existed: a ruleset that states no acts (Vitou 1.0.0) has these.
-VITOU_ACTS: frozenset[str] = frozenset(ACTS) - {"accept"}
+VITOU_ACTS: frozenset[str] = frozenset(ACTS) - {"accept", "concede"}
 _ALL = frozenset(ACTS)
 _SEAT_ACTS = _ALL - {"decide_play", "decide_decline"}
 # The acts every game has: a card, a raise and its refusal (a fold).
@@ -84,6 +85,10 @@ CONDITIONS: dict[str, Condition] = {
     "RAISE_OWN_WAITING": _c("own_raise_awaits_its_answer", frozenset({"raise"})),
     "ACCEPT_NO_RAISE": _c("no_raise_awaits_an_answer", frozenset({"accept"})),
     "ACCEPT_NOT_ANSWERER": _c("not_the_answerer", frozenset({"accept"})),
+    # Where a card may be played face down (the face_down rule), before the trick it is allowed from.
+    "FACE_DOWN_TOO_EARLY": _c("face_down_before_its_trick", frozenset({"play"})),
+    # Where a hand may be conceded (the concede rule), by a seat that is not due to act.
+    "CONCEDE_OUT_OF_TURN": _c("seat_not_due_to_act", frozenset({"concede"})),
 }
 
 

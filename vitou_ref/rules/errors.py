@@ -178,6 +178,14 @@ class AcceptNotAnswerer(IllegalAction):
     code = "ACCEPT_NOT_ANSWERER"
 
 
+class FaceDownTooEarly(IllegalAction):
+    code = "FACE_DOWN_TOO_EARLY"
+
+
+class ConcedeOutOfTurn(IllegalAction):
+    code = "CONCEDE_OUT_OF_TURN"
+
+
 ILLEGAL_BY_CODE: dict[str, type[IllegalAction]] = {cls.code: cls for cls in IllegalAction.__subclasses__()}
 ENGINE_CODES = frozenset(ILLEGAL_BY_CODE)
 

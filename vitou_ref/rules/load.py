@@ -195,6 +195,7 @@ def reachable_codes(params: Params, acts: frozenset[str]) -> frozenset[str]:
         "WRONG_PHASE": {"decide_play", "decide_decline", "call_pass", "call_play"},
         "ACCEPT_NO_RAISE": {"accept"},
         "ACCEPT_NOT_ANSWERER": {"accept"},
+        "CONCEDE_OUT_OF_TURN": {"concede"},
     }
     if_settings = {
         "BID_CLOSED_TWENTY": params.twenty_enabled,
@@ -203,6 +204,7 @@ def reachable_codes(params: Params, acts: frozenset[str]) -> frozenset[str]:
         "RAISE_OWN_SIDE": params.raise_by == "opposite",
         "RAISE_AWAITS_ANSWER": params.answer_when == "before_any_card",
         "RAISE_OWN_WAITING": params.answer_when == "before_any_card",
+        "FACE_DOWN_TOO_EARLY": params.face_down_from > 1,
     }
     out = set()
     for code in ENGINE_CODES:

@@ -186,6 +186,13 @@ class Params:
     tt_all_tied_dealer: Literal["passes", "stays"]
     gestures: tuple[Gesture, ...]
     signals_allowed: bool
+    # The rules of Truco Paulista, each off in a ruleset that does not bind it (settings.OPTIONAL_RULES):
+    turn_up_circle: tuple[Rank, ...]  # the turn-up's circle of ranks, lowest first; () where no card is turned up
+    manilha_suits: tuple[Suit, ...]  # the manilhas' suits, lowest first
+    face_down_from: int  # the first trick a card may be played face down in; 0: never
+    concede: bool  # the seat due to act may concede the hand (the act concede)
+    scores_stop: bool  # points beyond the target are not counted
+    tt_question: bool  # at the score both sides share, the 20-20 question is asked (else the hand is played at once)
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
@@ -12,6 +11,7 @@ from .cards import Rank, Suit
 from .conditions import VITOU_ACTS
 from .model import Gesture, LadderLevel, Params, ResolutionRow, SeatSpec, SideSpec, SuitSpec
 from .problems import Problem
+from .resolution import check_resolution
 
 Path = tuple[object, ...]
 Locate = Callable[[str, str, Path], Problem]  # (code, message, path) -> located Problem
@@ -71,6 +71,9 @@ OPTIONAL_RULES: Mapping[str, Any] = MappingProxyType(
         "bid_answer": MappingProxyType(
             {"when": "after_bidders_card", "accept": "by_playing", "raise_again": "accepts_and_proposes"}
         ),
+        # Truco Paulista's: no card turned up (every card's strength is its rank's), and no card face down.
+        "turn_up": MappingProxyType({"circle": (), "suits_lowest_first": ()}),
+        "face_down": MappingProxyType({"from_trick": 0}),
     }
 )
 
@@ -84,6 +87,19 @@ ACT_RULES: Mapping[str, tuple[frozenset[str], Any]] = MappingProxyType(
         "twenty_twenty": (frozenset({"call_pass", "call_play"}), MappingProxyType({"enabled": False})),
         "signals": (frozenset({"signal"}), MappingProxyType({"gestures": ()})),
         "signals_allowed": (frozenset({"signal"}), MappingProxyType({"allowed": "never"})),
+        "concede": (frozenset({"concede"}), MappingProxyType({"by": "nobody"})),
+    }
+)
+
+# The rules of the 20-20 question, which a game without its acts (call_pass, call_play) need not bind even where
+# both sides can share the special score: such a game plays that hand at once (twenty_twenty's question: none),
+# and a game without signals has none to forbid.
+QUESTION_RULES: Mapping[str, tuple[frozenset[str], Any]] = MappingProxyType(
+    {
+        "twenty_twenty_ask": (frozenset({"call_pass", "call_play"}), MappingProxyType({"first": "next_to_dealer"})),
+        "twenty_twenty_all_pass": (frozenset({"call_pass", "call_play"}), MappingProxyType({"dealer": "passes"})),
+        "twenty_twenty_all_tied": (frozenset({"call_pass", "call_play"}), MappingProxyType({"dealer": "passes"})),
+        "twenty_twenty_signals": (frozenset({"signal"}), MappingProxyType({"signals": "forbidden"})),
     }
 )
 
@@ -115,6 +131,8 @@ def stand_in(rule: str, bound: Callable[[str], Any], acts: frozenset[str] = VITO
         return OPTIONAL_RULES[rule]
     if rule in ACT_RULES and not ACT_RULES[rule][0] & acts:
         return ACT_RULES[rule][1]
+    if rule in QUESTION_RULES and not QUESTION_RULES[rule][0] & acts:
+        return QUESTION_RULES[rule][1]
     if rule in ENDING_RULES:
         switch, off = ENDING_RULES[rule]
         data = bound(switch)
@@ -143,9 +161,10 @@ def params_from(data_of: DataOf, locate: Locate, problems: list[Problem], strict
     bids = _bids(data_of, bad, strict, tricks["tricks"])
     endings = _endings(data_of, bad)
     signals = _signals(data_of, bad)
+    family = _family(data_of, bad, deck["ranks"], deck["suits"], tricks["tricks"])
     if problems:
         return None
-    return Params(**deck, **table, **dealing, **tricks, **bids, **endings, **signals)
+    return Params(**deck, **table, **dealing, **tricks, **bids, **endings, **signals, **family)
 
 
 def _deck(data_of: DataOf, bad: Bad) -> Fields:
@@ -242,7 +261,7 @@ def _tricks(data_of: DataOf, bad: Bad, cards_each: int) -> Fields:
             f"a hand of {cards_each} cards cannot have {res['tricks']} tricks",
             res_at + ("tricks",),
         )
-    _check_resolution(rows, res["tricks"], res_at, bad)
+    check_resolution(rows, res["tricks"], res_at, bad)
     tie = data_of("trick_tie")[0]
     return {
         "tie_same_side": tie["same_side"],
@@ -328,69 +347,45 @@ def _signals(data_of: DataOf, bad: Bad) -> Fields:
     return {"gestures": gestures, "signals_allowed": data_of("signals_allowed")[0]["allowed"] == "always"}
 
 
-def relative_sequences(tricks: int) -> list[tuple[str, ...]]:
-    """Every sequence of trick results up to ``tricks`` long, A being the first side to win one."""
-    out: list[tuple[str, ...]] = []
-    for n in range(1, tricks + 1):
-        for seq in itertools.product("ABT", repeat=n):
-            first_win = next((x for x in seq if x != "T"), None)
-            if first_win in (None, "A"):
-                out.append(seq)
-    return out
-
-
-def _check_resolution(rows: tuple[ResolutionRow, ...], tricks: int, at: Path, bad: Bad) -> None:
-    by_pattern: dict[tuple[str, ...], list[int]] = {}
-    for i, row in enumerate(rows):
-        if [r.id for r in rows].index(row.id) != i:
-            bad("RESOLUTION_ROW_DUPLICATE", f"row id {row.id!r} is used twice", at + ("rows", i, "id"))
-        if len(row.pattern) > tricks:
-            bad(
-                "RESOLUTION_PATTERN",
-                f"row {row.id!r} has {len(row.pattern)} tricks, but a hand has {tricks}",
-                at + ("rows", i, "pattern"),
-            )
-        first_win = next((x for x in row.pattern if x != "T"), None)
-        if first_win == "B":
-            bad(
-                "RESOLUTION_PATTERN",
-                f"row {row.id!r}: A names the side that won the earliest won trick, so B cannot come before A",
-                at + ("rows", i, "pattern"),
-            )
-        if row.winner in ("A", "B") and row.winner not in row.pattern:
-            bad(
-                "RESOLUTION_PATTERN",
-                f"row {row.id!r} gives the hand to {row.winner}, a side that won no trick in its pattern",
-                at + ("rows", i, "winner"),
-            )
-        by_pattern.setdefault(row.pattern, []).append(i)
-    decided: set[tuple[str, ...]] = set()
-    used: set[int] = set()
-    for seq in relative_sequences(tricks):
-        if any(seq[:k] in decided for k in range(1, len(seq))):
-            continue
-        matches = by_pattern.get(seq, [])
-        if len(matches) > 1:
-            ids = ", ".join(repr(rows[i].id) for i in matches)
-            bad("RESOLUTION_AMBIGUOUS", f"rows {ids} all match the results {''.join(seq)}", at + ("rows", matches[1]))
-        if matches:
-            decided.add(seq)
-            used.add(matches[0])
-        elif len(seq) == tricks:
-            bad(
-                "RESOLUTION_INCOMPLETE",
-                f"no row decides a hand whose tricks went {' '.join(seq)} (A: the first side to win a trick, B: the other, T: tied)",
-                at + ("rows",),
-            )
-    for i, row in enumerate(rows):
-        if (
-            i not in used
-            and len(row.pattern) <= tricks
-            and row.pattern in by_pattern
-            and by_pattern[row.pattern][0] == i
-        ):
-            bad(
-                "RESOLUTION_UNREACHABLE",
-                f"row {row.id!r} can never apply: an earlier trick already decides every hand it would match",
-                at + ("rows", i, "pattern"),
-            )
+def _family(data_of: DataOf, bad: Bad, ranks: tuple[Rank, ...], suits: tuple[SuitSpec, ...], tricks: int) -> Fields:
+    # The rules Truco Paulista brought: a turned-up card and its manilhas, face-down cards, conceding the hand,
+    # scores that stop at the target, and the hand both sides at the special score play at once.
+    turn, turn_at = data_of("turn_up")
+    circle = tuple(Rank(r) for r in turn["circle"])
+    manilha = tuple(Suit(s) for s in turn["suits_lowest_first"])
+    if circle and sorted(r.value for r in circle) != sorted(r.value for r in ranks):
+        bad(
+            "TURN_UP_CIRCLE",
+            f"the turn-up's circle {[r.value for r in circle]} must list exactly the pack's ranks "
+            f"{[r.value for r in ranks]}",
+            turn_at + ("circle",),
+        )
+    if circle and sorted(s.value for s in manilha) != sorted(s.suit.value for s in suits):
+        bad(
+            "TURN_UP_SUITS",
+            f"the manilhas' suits {[s.value for s in manilha]} must list exactly the pack's suits "
+            f"{[s.suit.value for s in suits]}",
+            turn_at + ("suits_lowest_first",),
+        )
+    down, down_at = data_of("face_down")
+    if down["from_trick"] > tricks:
+        bad(
+            "FACE_DOWN_TRICK",
+            f"a hand has {tricks} tricks; a card cannot be played face down from trick {down['from_trick']}",
+            down_at + ("from_trick",),
+        )
+    if down["from_trick"] and data_of("hand_stop")[0]["at"] != "end_of_trick":
+        # A hand that stops mid-trick is judged from the cards still held, which a face-down card would hide.
+        bad("FACE_DOWN_STOP", "a card played face down needs hands judged at the end of a trick", down_at)
+    concede, concede_at = data_of("concede")
+    if concede["by"] == "seat_to_act" and data_of("bid_answer")[0]["when"] != "before_any_card":
+        # The seat due to act is one seat only where a raise is answered at once, before any card.
+        bad("CONCEDE_ANSWER", "conceding the hand needs raises answered before any card (bid_answer)", concede_at)
+    return {
+        "turn_up_circle": circle,
+        "manilha_suits": manilha,
+        "face_down_from": down["from_trick"],
+        "concede": concede["by"] == "seat_to_act",
+        "scores_stop": data_of("target")[0].get("scores", "pass") == "stop",
+        "tt_question": data_of("twenty_twenty")[0].get("question", "asked") == "asked",
+    }
