@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,6 +61,7 @@ ENDINGS = (
     "all passed at 20-20",
     "all tricks tied at 20-20",
     "match won at 20-20",
+    "hand conceded",
 )
 
 
@@ -81,13 +83,16 @@ def game_endings(rules: Ruleset) -> tuple[str, ...]:
     """The ENDINGS this ruleset has: a game with no level worth the match, no twenty or no 20-20 (Le Truc) lacks
     theirs, which no case could reach."""
     p = rules.params
+    nobody = any(row.winner == "none" for row in p.resolution)  # where every hand has a winner, none is all tied
     has = {
+        "all tricks tied": nobody,
+        "hand conceded": p.concede,
         "match won by an accepted baraque": any(level.value == MATCH for level in p.ladder),
         "declined at twenty": p.twenty_enabled,
         "won at twenty": p.twenty_enabled,
         "lost at twenty": p.twenty_enabled,
-        "all passed at 20-20": p.tt_enabled,
-        "all tricks tied at 20-20": p.tt_enabled,
+        "all passed at 20-20": p.tt_enabled and p.tt_question,
+        "all tricks tied at 20-20": p.tt_enabled and nobody,
         "match won at 20-20": p.tt_enabled,
     }
     return tuple(e for e in ENDINGS if has.get(e, True))
@@ -109,8 +114,15 @@ def record(cov: Coverage, rules: Ruleset, case: Case, trace: list[Event]) -> Non
         if key in kind and case.id not in kind[key]:
             kind[key].append(case.id)
 
+    # Each hand's starting score, from the setup's and the hands before it: whether its winner was at twenty (a
+    # score that stops at the target cannot be worked back from the points).
+    score = case.setup.get("score") if isinstance(case.setup, Mapping) else None
+    before = dict(score) if isinstance(score, Mapping) else {}
     for h in hands:
+        was, before = before.get(h.winner or "", 0), dict(h.score)
         mode = h.mode
+        if h.reason == "conceded":
+            mark(cov.endings, "hand conceded")
         if h.row is not None:
             mark(cov.rows, h.row)
         if h.level is not None and mode == "normal":
@@ -129,7 +141,6 @@ def record(cov: Coverage, rules: Ruleset, case: Case, trace: list[Event]) -> Non
             if h.reason == "decline":
                 mark(cov.endings, "declined at twenty")
             elif h.reason == "tricks":
-                was = dict(h.score).get(h.winner or "", 0) - int(h.points)
                 mark(cov.endings, "won at twenty" if was == rules.params.twenty_at else "lost at twenty")
         elif mode == "twenty_twenty":
             if h.reason == "passed":
