@@ -123,7 +123,7 @@ def _add_mutants(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "--ruleset",
         default="vitou",
         metavar="ID",
-        help="the version of vitou or le-truc to make the mutants from, and whose cases run (default: vitou, the "
+        help="the version of vitou, le-truc or truco-paulista to make the mutants from, and whose cases run (default: vitou, the "
         "latest)",
     )
     mut.add_argument("--only", action="append", metavar="NAME", help="only these mutants (repeatable)")

@@ -110,6 +110,7 @@ def universe(t: Tables) -> list[Any]:
         out += [{"seat": seat, "act": "play", "card": str(t.card(c))} for c in t.deck]
         out += [{"seat": seat, "act": "raise", "to": tok} for tok in t.bid_tokens[1:]]
         out += _answer_first_tries(t, seat)
+        out += _paulista_tries(t, seat)
         out += [
             {"seat": seat, "act": "refuse"},
             {"seat": seat, "act": "pass"},
@@ -144,6 +145,19 @@ def _answer_first_tries(t: Tables, seat: str) -> list[Any]:
     ]
 
 
+def _paulista_tries(t: Tables, seat: str) -> list[Any]:
+    """A game with face-down cards or conceding (Truco Paulista) also tries them where they do not belong, and
+    their malformed spellings; no other game's seeded runs change."""
+    out: list[Any] = []
+    if t.face_down_from:
+        for c in t.deck[:: max(1, len(t.deck) // 4)]:  # a few cards, face down (in the first trick: too early)
+            out.append({"seat": seat, "act": "play", "card": str(t.card(c)), "face_down": True})
+        out.append({"seat": seat, "act": "play", "card": str(t.card(t.deck[0])), "face_down": False})
+    if t.concede:
+        out.append({"seat": seat, "act": "concede"})
+    return out
+
+
 def make_case(
     t: Tables, seed: int, start: int, length: int, illegal: int, tries: list[Any]
 ) -> tuple[Case, dict[str, Any]]:
@@ -168,11 +182,14 @@ def make_case(
         setup["draw"] = [{s: str(t.card(c)) for s, c in r.items()} for r in m.draw_rounds]
     else:
         setup["dealer"] = m.dealer
-    deals: list[dict[str, list[str]]] = []
+    deals: list[dict[str, Any]] = []
 
     def note_deal() -> None:
         if m.deals_used() > len(deals) and m.dealt:
-            deals.append({s: [str(t.card(c)) for c in m.dealt[i]] for i, s in enumerate(t.seat_ids)})
+            deal: dict[str, Any] = {s: [str(t.card(c)) for c in m.dealt[i]] for i, s in enumerate(t.seat_ids)}
+            if m.turn_up is not None:  # where the rules turn a card up, the deal names it (TURN_UP)
+                deal["turn_up"] = str(m.turn_up)
+            deals.append(deal)
 
     note_deal()
     j = t.as_json

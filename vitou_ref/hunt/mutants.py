@@ -32,6 +32,7 @@ from .mutantops import (
     _swap,
     _usual_order,
 )
+from .paulista_mutants import PAULISTA_MUTANTS
 from .truc_mutants import TRUC_MUTANTS
 
 _V11 = (1, 1, 0)
@@ -194,6 +195,8 @@ MUTANTS += (
 
 # Le Truc's mistakes, made from its own document (truc_mutants.py); a name is a mutant's in one game only.
 MUTANTS += TRUC_MUTANTS
+# Truco Paulista's, made from its own document (paulista_mutants.py).
+MUTANTS += PAULISTA_MUTANTS
 
 BY_NAME = {m.name: m for m in MUTANTS}
 GAMES = tuple(dict.fromkeys(m.game for m in MUTANTS))  # the rulesets mutants are made from

@@ -162,7 +162,7 @@ def run_mutation(
     timeout: float = 10.0,
     progress: Callable[[Row], None] | None = None,
 ) -> Table:
-    """Certify the suite's cases for ``base`` (a version of vitou or le-truc) against each of its mutants, and fuzz
+    """Certify the suite's cases for ``base`` (a version of vitou, le-truc or truco-paulista) against each of its mutants, and fuzz
     them if asked.
 
     KeyError for an unknown mutant name; a mutant that cannot be made in ``base``'s game and version is left out.
