@@ -186,8 +186,22 @@ def _table(rules: Ruleset) -> list[str]:
         *table(["side", "name", "its seats"], sides),
         "",
         f"The pack: the ranks {_words(str(r.value) for r in p.rank_order)}, highest first, in the suits",
-        f"{_words(s.suit.value for s in p.suits)}, written rank then suit; {p.cards_each} cards each; the match at {p.target}.",
+        f"{_words(s.suit.value for s in p.suits)}, written rank then suit; {p.cards_each} cards each; the match at {p.target}"
+        + (", which no score passes." if p.scores_stop else "."),
+        *_turn_up(rules),
         "",
+    ]
+
+
+def _turn_up(rules: Ruleset) -> list[str]:
+    """Where the rules turn a card up: how it makes the manilhas, in the deal's `turn_up`."""
+    p = rules.params
+    if not p.turn_up_circle:
+        return []
+    return [
+        f"Each hand turns up one more card, named by each deal's `turn_up`: the rank after it in the circle "
+        f"{_words(r.value for r in p.turn_up_circle)} (after the last, the first) makes the manilhas, above every "
+        f"other card and ordered by suit, lowest first: {_words(s.value for s in p.manilha_suits)}.",
     ]
 
 
@@ -201,7 +215,7 @@ def _forms() -> dict[str, dict[str, Any]]:
     from vitou_ref.rules.cards import Card
 
     def sample(kind: Any) -> dict[str, Any]:  # each field named after itself, a card the ace of spades
-        fields = [f.name for f in dataclasses.fields(kind)]
+        fields = [f.name for f in dataclasses.fields(kind) if f.name != "down"]  # face down: its own row (_acts)
         return kind(**{n: Card.parse("AS") if n == "card" else n for n in fields}).to_json()  # type: ignore[no-any-return]
 
     return {kind.act: sample(kind) for kind in typing.get_args(Action)}
@@ -227,6 +241,11 @@ def _values(rules: Ruleset, sample: Mapping[str, Any]) -> str:
 def _acts(rules: Ruleset) -> list[str]:
     forms, acts = _forms(), rules.error("ACTION_MALFORMED").acts  # the game's acts, also where its YAML names none
     rows = [[cell_code(a), cell_code(_form(forms[a])), _values(rules, forms[a])] for a in acts if a in forms]
+    first = rules.params.face_down_from
+    if first:  # a card played face down: the play's one optional field (the face_down rule)
+        form = '{"seat","act":"play","card","face_down":true}'
+        at = f"from trick {first}; `face_down` is `true` or left out (face up)"
+        rows.insert(1, [cell_code("play"), cell_code(form), f"{_values(rules, forms['play'])}; {at}"])
     return [
         "## Acts",
         "",
@@ -368,7 +387,7 @@ def _settings(rules: Ruleset) -> list[str]:
 
     acts = game_acts(thaw(rules.canonical).get("errors", []))
     rows = []
-    for rule in [*settings.RULES, *settings.OPTIONAL_RULES]:
+    for rule in settings.BINDABLE:
         if rule in rules.bindings:
             clause = rules.bindings[rule]
             where = f"[{code(clause)}](#{target(rules, 'clause', clause)})"

@@ -91,6 +91,10 @@ ACT_RULES: Mapping[str, tuple[frozenset[str], Any]] = MappingProxyType(
     }
 )
 
+# Every rule a clause may bind, in the order the docs list them: the ones every ruleset binds, the optional ones,
+# then the ones only a game with their acts has that are neither.
+BINDABLE: tuple[str, ...] = (*RULES, *OPTIONAL_RULES, *(r for r in ACT_RULES if r not in RULES))
+
 # The rules of the 20-20 question, which a game without its acts (call_pass, call_play) need not bind even where
 # both sides can share the special score: such a game plays that hand at once (twenty_twenty's question: none),
 # and a game without signals has none to forbid.
