@@ -54,13 +54,15 @@ def _values(rules: Ruleset) -> dict[tuple[str, str], str]:
     """(rule, field) -> the value the ruleset gives it, in canonical JSON; a stand-in where no clause binds it."""
     bound = {c.rule: thaw(c.data) for c in rules.clauses if c.rule}
     out = {}
-    for rule, _field in _settings():
+    for (rule, _field), field in _settings().items():
         data = bound.get(rule)
         if data is None:
             standing = stand_in(rule, bound.get)
             data = thaw(standing) if standing is not None else None
         if isinstance(data, dict) and _field in data:
             out[(rule, _field)] = json.dumps(data[_field], sort_keys=True)
+        elif isinstance(data, dict) and "default" in field:  # a field left out reads its default (the schema's)
+            out[(rule, _field)] = json.dumps(field["default"], sort_keys=True)
     return out
 
 
