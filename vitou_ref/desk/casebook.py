@@ -12,7 +12,7 @@ from ..audit.grounds import event_clauses
 from ..audit.i18n import clause_words
 from ..audit.record import load_record
 from ..audit.report import claim_grounds
-from ..engine.reasons import catalog, render
+from ..engine.reasons import catalog, render, section_titles
 from ..engine.tables import tables_for
 from ..present import escape
 from ..present.page import anchor
@@ -88,7 +88,7 @@ def _say(lang: str, key: str, **params: Any) -> str:
 
 def section_title(lang: str, rules: Ruleset, section: str) -> str:
     """A section with its title in ``lang``, as the rulebook names it: "§03 Raise, accept or refuse"."""
-    title = str(catalog(lang).get("rulebook", {}).get("sections", {}).get(section, ""))
+    title = section_titles(catalog(lang), rules.id).get(section, "")
     with contextlib.suppress(KeyError, IndexError, ValueError):  # a title may name the ruleset's ending score
         title = title.format(at=tables_for(rules).twenty_at)
     return _say(lang, "section", section=section, title=title)

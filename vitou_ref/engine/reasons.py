@@ -46,6 +46,16 @@ class Reason:
         return f"Reason({self.key!r}, {self.params!r})"
 
 
+def section_titles(cat: dict[str, Any], ruleset: str) -> dict[str, str]:
+    """The titles of a rules text's sections in one catalogue: its own (``rulebook.sections_of``, by ruleset
+    id or name) over the shared ones (``rulebook.sections``, Vitou's and Le Truc's texts)."""
+    book = cat.get("rulebook", {})
+    own = book.get("sections_of", {})
+    mine = own.get(ruleset.partition("/")[0], {}) if isinstance(own, dict) else {}
+    shared = book.get("sections", {})
+    return {str(k): str(v) for k, v in {**shared, **(mine if isinstance(mine, dict) else {})}.items()}
+
+
 @functools.cache
 def catalog(lang: str) -> dict[str, Any]:
     """The wording of one language: spec/i18n/<lang>.yaml, English filling any gap."""

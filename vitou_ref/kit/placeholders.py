@@ -63,14 +63,17 @@ class _Rules:
         return [ALL_CARDS[c].text for c in self.t.deck]
 
     @functools.cached_property
-    def deal(self) -> dict[str, list[str]]:
+    def deal(self) -> dict[str, Any]:
         k = self.t.cards_each
-        return {s: self.deck[i * k : (i + 1) * k] for i, s in enumerate(self.seats)}
+        out: dict[str, Any] = {s: self.deck[i * k : (i + 1) * k] for i, s in enumerate(self.seats)}
+        if self.t.turn_up:  # where the rules turn a card up, the deal names it: the pack's last card
+            out["turn_up"] = self.deck[-1]
+        return out
 
     @functools.cached_property
     def spare(self) -> list[str]:
-        """The cards of the pack no seat holds in $deal."""
-        return self.deck[len(self.seats) * self.t.cards_each :]
+        """The cards of the pack no seat holds in $deal, and not turned up."""
+        return self.deck[len(self.seats) * self.t.cards_each : len(self.deck) - self.t.turn_up]
 
     def stranger(self, base: str) -> str:
         """``base``, or it numbered, so that no seat and no side of the ruleset has the name."""
@@ -180,7 +183,7 @@ def _deal_with(seat: int, hand: Callable[[_Rules], Any]) -> Callable[[_Rules], A
 
 
 def _first(r: _Rules) -> list[str]:
-    return r.deal[r.seats[0]]
+    return list(r.deal[r.seats[0]])
 
 
 def _setup(r: _Rules) -> dict[str, Any]:

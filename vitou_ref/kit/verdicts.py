@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .._version import __version__
-from ..engine.reasons import catalog
+from ..engine.reasons import catalog, section_titles
 from ..present import escape
 from ..present import markdown as mdown
 from ..protocol.client import IDENTITY
@@ -22,12 +22,12 @@ from .notrun import not_run
 from .refusals import Refusals, shown
 
 
-def section_title(section: str, at: int) -> str:
+def section_title(section: str, at: int, ruleset: str = "vitou") -> str:
     """A section's title as the rulebook names it (the English catalogue), for any ruleset's text: "Raise, accept or refuse".
 
     ``at``: the ruleset's own score of its twenty-point ending, which a title may name.
     """
-    title = str(catalog("en").get("rulebook", {}).get("sections", {}).get(section, ""))
+    title = section_titles(catalog("en"), ruleset).get(section, "")
     with contextlib.suppress(KeyError, IndexError, ValueError):
         title = title.format(at=at)
     return title
@@ -86,7 +86,7 @@ class Verdict:
     refusals: Refusals | None = None  # who decided the refusals, when the answers mark them: counted, never judged
 
     def section_title(self, section: str) -> str:
-        return section_title(section, self.twenty_at)
+        return section_title(section, self.twenty_at, self.ruleset)
 
     def _status(self, counts: Mapping[str, int]) -> str:
         # Answers given under two identities are no run of one implementation: no case of it can certify.
@@ -268,7 +268,7 @@ def _envelope_verdict(ruleset: str, results: list[CaseResult]) -> Verdict:
 
 def rules_text(ruleset: Ruleset) -> dict[str, Any]:
     """For a report's header: the ruleset's sections with their titles, each clause's section, the ids replaced."""
-    titles = {s: section_title(s, ruleset.params.twenty_at) for s in {c.section for c in ruleset.clauses}}
+    titles = {s: section_title(s, ruleset.params.twenty_at, ruleset.id) for s in {c.section for c in ruleset.clauses}}
     clauses = {c.id: c.section for c in ruleset.clauses}
     return {"sections": dict(sorted(titles.items())), "clauses": clauses, "replaced": dict(ruleset.replaced)}
 

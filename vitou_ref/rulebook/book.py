@@ -18,6 +18,7 @@ from ..audit.i18n import (
 )
 from ..audit.report import final_words
 from ..engine.events import Event
+from ..engine.reasons import section_titles
 from ..engine.tables import tables_for
 from ..kit.fixtures import Case
 from ..kit.suite import load_suite
@@ -234,8 +235,7 @@ def _clause_md(book: Book, c: Any, codes: list[str]) -> list[str]:
 
 
 def section_title(w: Words, sec: str) -> str:
-    titles = w.cat.get("rulebook", {}).get("sections", {})
-    title = str(titles.get(sec, sec))
+    title = section_titles(w.cat, w.rules.id).get(sec, sec)
     try:
         return title.format(at=w.at)  # a title may name the ending's score: the ruleset's own
     except (KeyError, IndexError, ValueError):
