@@ -57,8 +57,11 @@ def _replay(t: Tables, first_dealer: str, deals: list[Any], actions: list[Action
     return m
 
 
-def _redeal(t: Tables, dealt: Any, swap: dict[int, int]) -> dict[str, list[Card]]:
-    return {s: [t.card(swap.get(c, c)) for c in dealt[i]] for i, s in enumerate(t.seat_ids)}
+def _redeal(t: Tables, dealt: Any, swap: dict[int, int], turn_up: Card | None = None) -> dict[str, Any]:
+    deal: dict[str, Any] = {s: [t.card(swap.get(c, c)) for c in dealt[i]] for i, s in enumerate(t.seat_ids)}
+    if turn_up is not None:  # the card turned up for the hand, where the rules turn one up (setup.TURN_UP)
+        deal["turn_up"] = turn_up
+    return deal
 
 
 def _cards_in(value: Any) -> set[int]:
@@ -87,7 +90,7 @@ def _played_matches(name: str, seeds: range) -> Any:
             actions.append(action)
             events.append(evs)
             if m.hand_number > len(deals) and not m.is_over and m.phase_name != "no_deal":
-                deals.append(_redeal(t, m.dealt, {}))
+                deals.append(_redeal(t, m.dealt, {}, m.turn_up))
             yield t, m, actions, events, deals
 
 
@@ -95,7 +98,7 @@ def _played_matches(name: str, seeds: range) -> Any:
 def test_an_observation_does_not_change_when_the_unseen_cards_are_dealt_otherwise(name: str) -> None:
     rng = random.Random(name)
     checked = same = differs = 0
-    for t, m, actions, events, deals in _played_matches(name, range(6)):
+    for t, m, actions, events, deals in _played_matches(name, range(10)):
         if m.is_over or rng.random() > 0.3:
             continue
         first = t.seat_ids[m.first_dealer]
@@ -106,16 +109,18 @@ def test_an_observation_does_not_change_when_the_unseen_cards_are_dealt_otherwis
             assert not (_cards_in(obs) & set(cards)), f"{seat} sees a hidden card"
             permuted = cards[:]
             rng.shuffle(permuted)
-            other = _replay(t, first, [*deals[:-1], _redeal(t, m.dealt, dict(zip(cards, permuted)))], actions, events)
+            redeal = _redeal(t, m.dealt, dict(zip(cards, permuted)), m.turn_up)
+            other = _replay(t, first, [*deals[:-1], redeal], actions, events)
             checked += 1
             if other is not None:
                 same += 1
                 assert observe(other, seat) == obs, f"{name}: {seat}'s observation depends on cards it has not seen"
             own = [c for c in m.hands[t.seat_index[seat]]]
-            outside = [c for c in t.deck if not any(c in d for d in m.dealt)]
+            up = m.turn_up.id if m.turn_up is not None else -1
+            outside = [c for c in t.deck if not any(c in d for d in m.dealt) and c != up]
             if own and obs.hand and outside:
                 swap = {own[0]: outside[0], outside[0]: own[0]}
-                mine = _replay(t, first, [*deals[:-1], _redeal(t, m.dealt, swap)], actions, events)
+                mine = _replay(t, first, [*deals[:-1], _redeal(t, m.dealt, swap, m.turn_up)], actions, events)
                 if mine is not None:
                     differs += 1
                     assert observe(mine, seat) != obs, f"{name}: {seat}'s observation ignores its own cards"

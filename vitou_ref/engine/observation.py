@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from ..rules.cards import Card
 from .actions import Action, Bid, DeclineHand, Play, PlayHand, Raise, Signal
@@ -21,6 +22,10 @@ from .transitions import CALL, DECISION, NO_DEAL, OVER
 # - its partners' cards while its side is at exactly twenty: "that side may privately show its cards
 #   to each other" (§04, clause twenty.decision). Privately: the opponents see none of them.
 # - every card played, by whom and in which trick, and every trick's winner: cards are played face up.
+#   Where the rules let a card be played face down (Truco Paulista §3, "A face-down card is never shown to
+#   the other player"; clarification 7), the other seats see that a card was played face down and by whom,
+#   never which card: the player who played it knows it, as it knows its own hand.
+# - the card turned up for the hand, where the rules turn one up (Truco Paulista §1, "The turn-up is public").
 # - every bid, raise, refusal, side decision, 20-20 pass or play, and every signal, by whom. They are
 #   said or made at the table; the text makes only the consultation at twenty private, so a gesture is
 #   seen by every seat, opponents included (§06 allows the gestures as open table conventions; the
@@ -40,11 +45,26 @@ _MODES = (Mode.NORMAL, Mode.TWENTY, Mode.TWENTY_TWENTY)
 
 
 @dataclass(frozen=True, slots=True)
+class FaceDown:
+    """A card another seat played face down (the face_down rule), as the observer saw it: who, never which card."""
+
+    seat: str
+    act: ClassVar[str] = "play"
+    down: ClassVar[bool] = True
+
+    def __str__(self) -> str:
+        return f"{self.seat} plays a card face down"
+
+
+@dataclass(frozen=True, slots=True)
 class Seen:
-    """One public act of the hand: the trick it was made in (0 before the first card) and the action."""
+    """One public act of the hand: the trick it was made in (0 before the first card) and the action.
+
+    A card another seat played face down is a :class:`FaceDown`, which names no card.
+    """
 
     trick: int
-    action: Action
+    action: Action | FaceDown
 
 
 class RecordedMatch(Match):
@@ -108,7 +128,9 @@ class Observation:
     shown: tuple[tuple[str, tuple[Card, ...]], ...]  # partners' unplayed cards, shown at twenty
     acts: tuple[Seen, ...]  # the hand's public history: plays, bids, refusals, decisions, calls, signals
     trick_winners: tuple[str | None, ...]  # the completed tricks of the hand (None: tied)
-    trick: tuple[tuple[str, Card], ...]  # the trick in play
+    trick: tuple[tuple[str, Card | None], ...]  # the trick in play; None: a card another seat played face down
+    trick_down: tuple[bool, ...]  # for each card of the trick in play, whether it was played face down
+    turn_up: Card | None  # the card turned up for the hand, where the rules turn one up
     trick_number: int  # 0 before the first card can be played
     leader: str | None
     turn: str | None  # the seat due to act (play, answer, 20-20 question), None otherwise
@@ -148,12 +170,20 @@ class Observation:
         return self.deciding_side == self.side and self.partners[0] == self.seat
 
     def strength(self, card: Card) -> int:
-        """The card's place in the rank order: higher beats lower, equal ties."""
-        return self.tables.strength[card.id]
+        """The card's strength in this hand: higher beats lower, equal ties (the turn-up's manilhas above all, where
+        the rules turn one up)."""
+        t = self.tables
+        return t.power_after[self.turn_up.id][card.id] if self.turn_up is not None else t.strength[card.id]
+
+    @property
+    def trick_powers(self) -> tuple[int, ...]:
+        """What each card of the trick in play counts for: its strength, or 0 when it was played face down."""
+        return tuple(0 if down or c is None else self.strength(c) for (_, c), down in zip(self.trick, self.trick_down))
 
     @property
     def played(self) -> tuple[tuple[int, str, Card], ...]:
-        """The cards played in the hand, as (trick, seat, card)."""
+        """The cards played in the hand that this seat has seen, as (trick, seat, card): every card but those another
+        seat played face down."""
         return tuple((s.trick, s.action.seat, s.action.card) for s in self.acts if type(s.action) is Play)
 
     @property
@@ -175,6 +205,7 @@ def observe(match: Match, seat: str) -> Observation:
         raise ValueError(f"{seat!r} is not a seat of {t.name} (seats: {' '.join(t.seat_ids)})")
     side = t.side_of[s]
     live = match.phase not in (OVER, NO_DEAL)
+    down = match.face_down()
     dealt = _dealt_seats(match) if live else frozenset()
     shown: tuple[tuple[str, tuple[Card, ...]], ...] = ()
     if live and match.mode == TWENTY and match.twenty_side == side:
@@ -184,9 +215,11 @@ def observe(match: Match, seat: str) -> Observation:
         side=t.side_ids[side],
         hand=_cards(t, match.hands[s]) if s in dealt else (),
         shown=shown,
-        acts=tuple(match._acts),
+        acts=tuple(_seen_by(s, t, x) for x in match._acts),
         trick_winners=tuple(match._tricks),
-        trick=match.trick(),
+        trick=tuple((x, None if d and x != seat else c) for (x, c), d in zip(match.trick(), down)),
+        trick_down=down,
+        turn_up=match.turn_up if live else None,
         trick_number=match.trick_number,
         leader=match.leader if live and match.phase < DECISION else None,
         turn=match.turn,
@@ -214,6 +247,14 @@ def observe(match: Match, seat: str) -> Observation:
         over=match.is_over,
         tables=t,
     )
+
+
+def _seen_by(s: int, t: Tables, seen: Seen) -> Seen:
+    """An act as seat ``s`` saw it: a card another seat played face down is that seat's face-down card, no more."""
+    a = seen.action
+    if type(a) is Play and a.down and t.seat_index[a.seat] != s:
+        return Seen(seen.trick, FaceDown(a.seat))
+    return seen
 
 
 def _cards(t: Tables, ids: Iterable[int]) -> tuple[Card, ...]:

@@ -7,7 +7,7 @@ The rules of thumb (every figure comes from the observation: the rank order, the
   best - 0.5), and by 0.25 for every trick of the hand its side has won (minus 0.25 for every trick
   the opponents won); it is kept within 0 and 1. At twenty the partners' shown cards count as the
   seat's own.
-- Cards: leading, play the highest card. Following, when a partner alone holds the best card of the
+- Cards, always face up: leading, play the highest card. Following (a card played face down counts for nothing), when a partner alone holds the best card of the
   trick, throw the lowest; otherwise play the lowest card that beats the table; when none does,
   tie with the lowest equal card if the side has already won a trick (a later tie keeps that win),
   else throw the lowest, keeping the highest for later.
@@ -73,7 +73,8 @@ def decide(obs: Observation, *, signals: bool = True) -> Action | None:
         return min(raises, key=lambda a: ladder.index(a.to))
     if Accept in kinds:  # a raise waits for this seat's answer before any card: no card is legal now
         return next(a for a in legal if type(a) is Accept)
-    plays = [a for a in legal if isinstance(a, Play)]
+    # Face up only: a card face down never wins, and these thumbs have no use for hiding one.
+    plays = [a for a in legal if isinstance(a, Play) and not a.down]
     if not obs.must_act or not plays:
         return None if not obs.must_act else legal[0]
     return _card(obs, plays)
@@ -84,8 +85,10 @@ def _card(obs: Observation, plays: list[Play]) -> Play:
     plays = sorted(plays, key=lambda a: power(a.card))  # stable: equal ranks keep obs.legal's order
     if not obs.trick:
         return plays[-1]
-    best = max(power(c) for _, c in obs.trick)
-    holders = [s for s, c in obs.trick if power(c) == best]
+    # A card played face down counts 0 (obs.trick_powers): it never wins, whichever card it was.
+    powers = obs.trick_powers
+    best = max(powers)
+    holders = [s for (s, _), p in zip(obs.trick, powers) if p == best]
     if len(holders) == 1 and holders[0] in obs.partners:
         return plays[0]
     beating = [a for a in plays if power(a.card) > best]

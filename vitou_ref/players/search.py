@@ -17,12 +17,15 @@ chances and signals are left to the rules of thumb. Deterministic for a seed.
 from __future__ import annotations
 
 import random
-from collections.abc import Container, Sequence
+from collections.abc import Container, Mapping, Sequence
+from typing import Any
 
-from ..engine.actions import Action, Signal
+from ..engine.actions import Action, Play, Signal
 from ..engine.events import Event, HandEvent, MatchEvent
-from ..engine.observation import Observation, RecordedMatch, asking_order, observe
+from ..engine.observation import FaceDown, Observation, RecordedMatch, asking_order, observe
+from ..engine.setup import TURN_UP
 from ..engine.tables import Tables
+from ..rules.cards import Card
 from ..rules.errors import IllegalAction
 from .heuristic import decide, signal_for
 from .reading import deal_unseen, readings
@@ -92,9 +95,13 @@ def sample_worlds(
     for seat, cards in obs.shown:
         seen[seat] += [c.id for c in cards]
     known = {c for cards in seen.values() for c in cards}
+    if obs.turn_up is not None:  # the turn-up is public, and in nobody's hand
+        known.add(obs.turn_up.id)
     unseen = [c for c in t.deck if c not in known]
+    # A card another seat played face down is one of its unseen cards: dealt with them, played by the replay.
     hidden = [(s, t.cards_each - len(cards)) for s, cards in seen.items() if len(cards) < t.cards_each]
     history = [s.action for s in obs.acts if type(s.action) is not Signal]
+    counted = {s: len(cards) for s, cards in seen.items()}
     score = dict(obs.score)
     reads = readings(obs, signallers) if read else {}
     worlds: list[RecordedMatch] = []
@@ -112,7 +119,7 @@ def sample_worlds(
             for seat, n in hidden:
                 deal[seat] += unseen[k : k + n]
                 k += n
-        world = _replay(t, obs.dealer, deal, score, history)
+        world = _replay(t, obs.dealer, deal, score, history, obs.turn_up, counted)
         if world is not None:
             worlds.append(world)
             if len(worlds) == count:
@@ -123,11 +130,32 @@ def sample_worlds(
 
 
 def _replay(
-    t: Tables, dealer: str, deal: dict[str, list[int]], score: dict[str, int], history: Sequence[Action]
+    t: Tables,
+    dealer: str,
+    deal: dict[str, list[int]],
+    score: dict[str, int],
+    history: Sequence[Action | FaceDown],
+    turn_up: Card | None = None,
+    seen: Mapping[str, int] | None = None,
 ) -> RecordedMatch | None:
-    cards = {s: [t.card(c) for c in cs] for s, cs in deal.items()}
+    """The hand's public history replayed on ``deal``; None where it would not have happened.
+
+    A card another seat played face down, which the observer did not see, is one of the cards drawn for that seat in
+    this world (past the first ``seen[seat]`` of its deal, the cards the observer saw), the last one still held.
+    """
+    cards: dict[str, Any] = {s: [t.card(c) for c in cs] for s, cs in deal.items()}
+    if turn_up is not None:
+        cards[TURN_UP] = turn_up
     m = RecordedMatch(t, dealer=dealer, deals=[cards], score=score)
-    for action in history:
+    for act in history:
+        if type(act) is FaceDown:
+            held = m.hands[t.seat_index[act.seat]]
+            drawn = [c for c in deal[act.seat][(seen or {}).get(act.seat, 0) :] if c in held]
+            if not drawn:
+                return None
+            action: Action = Play(act.seat, t.card(drawn[-1]), True)
+        else:
+            action = act  # type: ignore[assignment]
         try:
             events = m.apply(action)
         except IllegalAction:

@@ -148,7 +148,7 @@ def _thumb(m: RecordedMatch, seat: str, legal: Sequence[Action]) -> Action | Non
     if m.mode == TWENTY and m.twenty_side == side:  # the side at twenty has seen its partners' cards
         cards += [c for x in range(t.n) if x != s and t.side_of[x] == side for c in m.hands[x]]
     won = [t.side_of[t.seat_index[w]] == side for w in m._tricks if w is not None]
-    est = estimate_of([t.strength[c] for c in cards], len(t.rules.params.rank_order), won)
+    est = estimate_of([m._power[c] for c in cards], len(t.rules.params.rank_order), won)
     if est < REFUSE_BELOW:
         refuse = next((a for a in mine if type(a) is Refuse), None)
         if refuse is not None:
@@ -160,8 +160,12 @@ def _thumb(m: RecordedMatch, seat: str, legal: Sequence[Action]) -> Action | Non
 
 
 def _solved_card(solver: Solver, m: RecordedMatch, plays: list[Play]) -> Play:
-    """Of the cards ``plays`` offers, the lowest that keeps the hand's value for the side that plays it."""
-    st = m.tables.strength
+    """Of the cards ``plays`` offers, the lowest that keeps the hand's value for the side that plays it.
+
+    Face up: the solver of a world plays no card face down (its moves are the cards face up, ``face_down`` off).
+    """
+    st = m._power  # the hand's strengths: the turn-up's, where the rules turn one up
+    plays = [a for a in plays if not a.down]
     if all(st[a.card.id] == st[plays[0].card.id] for a in plays):  # one rank to play: nothing to solve
         return plays[0]
     keep = solver.keeping(position_of(solver, m))
@@ -169,8 +173,14 @@ def _solved_card(solver: Solver, m: RecordedMatch, plays: list[Play]) -> Play:
 
 
 def position_of(solver: Solver, m: RecordedMatch) -> Position:
-    """The card play's position in a match: what each seat holds, the trick's leader and the trick so far."""
-    st = m.tables.strength
+    """The card play's position in a match: what each seat holds, the trick's leader and the trick so far.
+
+    Strengths are the hand's (the turn-up's manilhas above all, where the rules turn one up), and a card of the trick
+    played face down counts 0, as the engine judges it.
+    """
+    st = m._power
     hands = tuple(tuple(sorted(st[c] for c in h)) for h in m.hands)
+    down = m.tdown
+    played = tuple(0 if down >> i & 1 else st[c] for i, c in enumerate(m.tcards))
     # The leader, the trie node and the trick so far are the match's own fields: no public view holds them.
-    return Position(hands, m._leader, m._node, tuple(st[c] for c in m.tcards))
+    return Position(hands, m._leader, m._node, played)
