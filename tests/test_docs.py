@@ -170,7 +170,7 @@ def test_every_stated_hash_is_the_hash_of_today(hashes: set[str]) -> None:
 def _counts() -> dict[str, int]:
     suite = load_suite()
     out: dict[str, int] = {}
-    for name in ("vitou/1.1.0", "vitou/1.0.0", "le-truc/1.0.0"):
+    for name in ("vitou/1.1.0", "vitou/1.0.0", "le-truc/1.0.0", "truco-paulista/1.0.0"):
         rules = load_ruleset(name)
         cases = suite.applicable(name)
         mutants = [m for m in MUTANTS if m.applies_to(rules.version)]
@@ -193,7 +193,7 @@ V11, V10 = "vitou/1.1.0", "vitou/1.0.0"
 # Each stated figure: where it is said (a pattern, \s+ where a line may break) and what it must be.
 FIGURES: list[tuple[str, Callable[[dict[str, int], re.Match[str]], list[tuple[int, int]]]]] = [
     (
-        r"CONFORMANT(?: at the outcome level| at the code level)? (vitou/1\.[01]\.0|le-truc/1\.0\.0):\s+"
+        r"CONFORMANT(?: at the outcome level| at the code level)? (vitou/1\.[01]\.0|le-truc/1\.0\.0|truco-paulista/1\.0\.0):\s+"
         r"\d+/(\d+)\s+cases(?:\s+\([^)]*\))?,\s+(?:\d+/(\d+)\s+clauses)?"
         # A run of some cases only (--only, a smoke test, one's own suite) counts what it ran, not the suite.
         r"(?![^\n]*(?:chosen\s+with\s+--only|a\s+smoke\s+test|not\s+the\s+conformance\s+suite))",
@@ -208,8 +208,8 @@ FIGURES: list[tuple[str, Callable[[dict[str, int], re.Match[str]], list[tuple[in
     (r"then\s+the\s+(\d+)\s+envelope\s+cases", lambda c, m: [(int(m[1]), c[f"envelope {V11}"])]),
     (r"(\d+)\s+of\s+them\s+in\s+1\.1\.0", lambda c, m: [(int(m[1]), c[f"clarifications {V11}"])]),
     (
-        r"(\d+)\s+clarifications\s+where\s+it\s+is\s+silent",
-        lambda c, m: [(int(m[1]), c["clarifications le-truc/1.0.0"])],
+        r"\(`(le-truc|truco-paulista)\.md`\)[^\n]*?(\d+)\s+clarifications\s+where\s+it\s+is\s+silent",
+        lambda c, m: [(int(m[2]), c[f"clarifications {m[1]}/1.0.0"])],
     ),
     (r"certifies\s+(\d+)\s+deliberately\s+wrong", lambda c, m: [(int(m[1]), c[f"mutants {V11}"])]),
     (r"the\s+score\s+counts\s+the\s+other\s+(\d+)", lambda c, m: [(int(m[1]), c[f"counted {V11}"])]),
