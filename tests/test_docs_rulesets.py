@@ -72,7 +72,8 @@ def test_a_page_says_what_the_ruleset_is(rules: Ruleset) -> None:
     for clause in rules.clauses:
         assert f"**`{clause.id}`**" in page
     acts = rules.error("ACTION_MALFORMED").acts  # what the loaded rules know where the YAML is silent (1.0.0)
-    assert re.findall(r"^\| ` ([a-z_]+) ` \| ` \{", page, re.M) == list(acts)
+    # One row per act, and a second play row where a card may be played face down.
+    assert list(dict.fromkeys(re.findall(r"^\| ` ([a-z_]+) ` \| ` \{", page, re.M))) == list(acts)
 
 
 def test_the_index_lists_every_ruleset_and_every_profile_with_its_base() -> None:
@@ -139,7 +140,10 @@ def foreign(target: str) -> tuple[set[str], set[str], set[str], set[int]]:
     codes = {e.code for r in others for e in r.errors} - {e.code for r in own for e in r.errors}
     table = {s.id for r in others for s in r.params.seats} | {s.id for r in others for s in r.params.sides}
     words = table - _vocabulary(own)  # names of the other table that mean nothing in this game
-    seats = {s.id for r in others for s in r.params.seats if len(s.id) == 1}  # letters: judged by their context
+    # Letters: judged by their context; a seat this game has too (Truco Paulista's A and B are Le Truc's) is its own.
+    seats = {s.id for r in others for s in r.params.seats if len(s.id) == 1} - {
+        s.id for r in own for s in r.params.seats
+    }
     numbers = {c.number for r in others for c in r.clarifications} - {c.number for r in own for c in r.clarifications}
     return codes, {w for w in words if len(w) > 1}, seats, numbers
 
