@@ -216,13 +216,14 @@ def outside_other_games(text: str, target: str = TARGET) -> str:
     return "\n".join(kept)
 
 
-def _le_truc_way() -> Mapping[str, str]:
-    """Every text a Le Truc implementer is sent to, by where it is."""
-    texts = {key: page for key, page in PAGES.items() if key.startswith(f"rulesets/{TARGET}-")}
-    texts["rulesets/index.md"] = PAGES["rulesets/index.md"]
+def _le_truc_way(target: str = TARGET) -> Mapping[str, str]:
+    """Every text an implementer of ``target`` (Le Truc by default) is sent to, by where it is."""
+    texts = {key: page for key, page in PAGES.items() if key.startswith(f"rulesets/{target}-")}
+    if target == TARGET:
+        texts["rulesets/index.md"] = PAGES["rulesets/index.md"]
     texts["reference/strictness.md"] = (DOCS / "reference" / "strictness.md").read_text(encoding="utf-8")
     for page in ("how-to/implementers.md", "reference/protocol.md"):
-        texts[page] = outside_other_games((DOCS / page).read_text(encoding="utf-8"))
+        texts[page] = outside_other_games((DOCS / page).read_text(encoding="utf-8"), target)
     return texts
 
 
@@ -238,6 +239,16 @@ def test_the_names_only_another_game_has_come_from_the_data() -> None:
 @pytest.mark.parametrize("where", sorted(_le_truc_way()))
 def test_no_page_on_a_le_truc_implementers_way_names_another_games_code_seat_or_clarification(where: str) -> None:
     assert foreign_names(_le_truc_way()[where]) == [], where
+
+
+PAULISTA = "truco-paulista"
+
+
+@pytest.mark.parametrize("where", sorted(_le_truc_way(PAULISTA)))
+def test_no_page_on_a_truco_paulista_implementers_way_names_another_games_code_or_clarification(where: str) -> None:
+    # The same for Truco Paulista: its page, strictness, and the sections of the guide and the protocol not
+    # labelled for another game name no code, seat or clarification number only another game has.
+    assert foreign_names(_le_truc_way(PAULISTA)[where], PAULISTA) == [], where
 
 
 @pytest.mark.parametrize(
