@@ -108,7 +108,8 @@ def _text(results: list[dict[str, Any]]) -> str:
     for what, cells in rows:
         lines.append(f"{what:<{width}}  " + "  ".join(f"{c:>28}" for c in cells))
     for r in results:
-        lines.append(f"{r['ruleset']}: {r['deals']['over']}; reading of matching cards: {r['reading']}")
+        down = f"; a card may be played face down from trick {r['face_down_from']}" if "face_down_from" in r else ""
+        lines.append(f"{r['ruleset']}: {r['deals']['over']}; reading of matching cards: {r['reading']}{down}")
         if "timing" in r:
             tm = r["timing"]
             lines.append(

@@ -10,7 +10,7 @@ from math import sqrt
 from typing import Any
 
 from ..engine.tables import Tables
-from .deals import pack_counts, rank_deals
+from .deals import card_deals, every_deal
 from .line import principal_line
 from .solver import Budget, Position, Solver
 
@@ -98,23 +98,26 @@ def analyze(t: Tables, sample: int = DEFAULT_SAMPLE, seed: int = 1, budget: Budg
     ``budget``: the positions the solvers may search; OverBudget, at once, when the work would go past it.
     """
     dealer = next(d for d in range(t.n) if t.first_leader[d] == 0)  # the first leader is seat 0
-    solver = Solver(t, dealer, budget=budget, max_memo=TABLE_POSITIONS)
-    alt = Solver(t, dealer, partners_win=not t.tie_partners_win, budget=budget, max_memo=TABLE_POSITIONS)
+    solver = Solver(t, dealer, budget=budget, max_memo=TABLE_POSITIONS, face_down=True)
+    alt = Solver(
+        t, dealer, partners_win=not t.tie_partners_win, budget=budget, max_memo=TABLE_POSITIONS, face_down=True
+    )
     tally = Tally(t.tricks)
     exact = t.n == 2
     start = time.process_time()
     if exact:
-        for deal, w in rank_deals(pack_counts(t), t.n, t.cards_each):
+        for deal, w in every_deal(t, t.n, t.cards_each):
             tally.add(solver, alt, Position(deal, 0), w)
     else:
         rng = random.Random(seed)
         size = t.n * t.cards_each
         for _ in range(sample):
-            cards = rng.sample(t.deck, size)
+            cards = rng.sample(t.deck, size + t.turn_up)  # the card after the hands is turned up, if any
             hands = [cards[i * t.cards_each : (i + 1) * t.cards_each] for i in range(t.n)]
+            power = t.power_after[cards[size]] if t.turn_up else None
             solver.clear()  # each hand solved from an empty table: its time is a whole solve's
             alt.clear()
-            tally.add(solver, alt, solver.position(hands, 0), 1)
+            tally.add(solver, alt, solver.position(hands, 0, power), 1)
     elapsed = time.process_time() - start
     out = _figures(t, tally, exact, sample, seed)
     out["timing"] = {
@@ -141,9 +144,10 @@ def _figures(t: Tables, tally: Tally, exact: bool, sample: int, seed: int) -> di
             "share": mean,
             "interval": None if half is None else [mean - half, mean + half],
         }
-    deals: dict[str, Any] = {"count": n, "rank_deals": tally.distinct}
-    deals["over"] = "every card deal, counted by ranks" if exact else f"a sample of {sample} card deals, seed {seed}"
-    return {
+    deals: dict[str, Any] = {"count": n, "rank_deals": tally.distinct, "over": _over(t, n, exact, sample, seed)}
+    if t.turn_up:  # the key only where there is one: the other rulesets' figures stay as they were
+        deals["turn_up"] = True
+    out: dict[str, Any] = {
         "ruleset": t.name,
         "seats": t.n,
         "exact": exact,
@@ -152,6 +156,26 @@ def _figures(t: Tables, tally: Tally, exact: bool, sample: int, seed: int) -> di
         "deals": deals,
         "figures": figures,
     }
+    if t.face_down_from:
+        out["face_down_from"] = t.face_down_from  # the trick from which a card may be played face down
+    return out
+
+
+def _over(t: Tables, n: int, exact: bool, sample: int, seed: int) -> str:
+    """What the deals counted are: every card deal (with its turn-up, where the rules turn one up), or a sample."""
+    if not exact:
+        each = " each with its turn-up," if t.turn_up else ""
+        return f"a sample of {sample} card deals,{each} seed {seed}"
+    if not t.turn_up:
+        return "every card deal, counted by ranks"
+    pack, k = len(t.deck), t.cards_each
+    total = card_deals(pack, t.n, k, turn_up=True)
+    if n != total:  # pragma: no cover - the weights count every card deal once (tests/test_analyze_turnup.py)
+        raise AssertionError(f"the deals' weights sum to {n:,}, not the {total:,} card deals")
+    return (
+        f"every card deal with its turn-up, the two hands and the card turned up after them: "
+        f"C({pack},{k}) C({pack - k},{k}) {pack - t.n * k} = {total:,} card deals, counted by strengths"
+    )
 
 
 def wilson(k: int, n: int, z: float = Z95) -> list[float]:

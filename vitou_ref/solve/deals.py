@@ -40,6 +40,43 @@ def _deal_from(left: dict[int, int], seats: int, each: int) -> Iterator[tuple[Ra
             yield (hand, *others), ways * w
 
 
-def card_deals(pack: int, seats: int, each: int) -> int:
-    """The number of card deals of ``each`` cards to each of ``seats`` seats from a pack of ``pack`` cards."""
-    return prod(comb(pack - i * each, each) for i in range(seats))
+def turn_up_packs(t: Tables) -> list[tuple[dict[int, int], int]]:
+    """Each distinct pack a turn-up leaves, with how many turn-up cards leave it.
+
+    A pack left is the strength counts of the other cards by the turn-up's table (``Tables.power_after``),
+    its strengths renumbered 1, 2, ... in their order: values compare strengths only, so two turn-ups whose
+    packs left count alike in that order have the same deals and the same values (the four turn-ups of a rank
+    do, since every suit of the rank takes one card from the same strength; the packs are compared, not the
+    suits assumed alike).
+    """
+    found: dict[tuple[int, ...], int] = {}
+    for up in t.deck:
+        power = t.power_after[up]
+        counts = Counter(power[c] for c in t.deck if c != up)
+        shape = tuple(counts[s] for s in sorted(counts))  # the count of each strength, weakest first
+        found[shape] = found.get(shape, 0) + 1
+    return [({i + 1: k for i, k in enumerate(shape)}, ups) for shape, ups in found.items()]
+
+
+def every_deal(t: Tables, seats: int, each: int) -> Iterator[tuple[RankDeal, int]]:
+    """Every deal as strengths, with its number of card deals: the hands, and the turn-up where there is one.
+
+    With a turn-up, a deal stands for the card deals of every turn-up card that leaves a pack with that deal
+    (strengths renumbered in order, turn_up_packs()): so a deal is solved once, and the weights sum to
+    card_deals(N, seats, each, turn_up=True) for a pack of N cards. Without one, rank_deals().
+    """
+    if not t.turn_up:
+        yield from rank_deals(pack_counts(t), seats, each)
+        return
+    weights: dict[RankDeal, int] = {}
+    for counts, ups in turn_up_packs(t):
+        for deal, w in rank_deals(counts, seats, each):
+            weights[deal] = weights.get(deal, 0) + ups * w
+    yield from sorted(weights.items())  # rank_deals()' order, where neighbouring deals share the most positions
+
+
+def card_deals(pack: int, seats: int, each: int, turn_up: bool = False) -> int:
+    """The number of card deals of ``each`` cards to each of ``seats`` seats from a pack of ``pack`` cards, each
+    with the card turned up after the hands (any of the ``pack - seats * each`` left) where ``turn_up``."""
+    hands = prod(comb(pack - i * each, each) for i in range(seats))
+    return hands * (pack - seats * each) if turn_up else hands

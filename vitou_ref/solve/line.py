@@ -19,7 +19,8 @@ class Line:
 
 def principal_line(solver: Solver, pos: Position) -> Line:
     """The hand played out from ``pos`` with every seat playing, of the cards that keep the position's
-    value, the lowest: the one line the figures count, since perfect play often leaves several open.
+    value, the lowest: the one line the figures count, since perfect play often leaves several open. A card
+    goes face down only where no card face up keeps the value (``Solver.moves``), the weakest first.
 
     ``tricks`` is, for a hand someone wins, the fewest tricks within which the winner can force the
     win against a loser who holds out (the deciding trick included); for a hand nobody wins, the
@@ -38,7 +39,7 @@ def principal_line(solver: Solver, pos: Position) -> Line:
             raise AssertionError("no move keeps the solved value")
         if len(here.played) + 1 == solver.n:
             tricks += 1
-            tied = tied or solver.outcome(here.leader, (*here.played, s)) == TIED
+            tied = tied or solver.outcome(here.leader, (*here.played, solver.shown(s))) == TIED
         cur = child
     if value:
         memo: dict[tuple[Position, int], bool] = {}

@@ -2,10 +2,13 @@
 
 Only the card play is solved: no bids, refusals or twenty decisions (the hand is held at its value),
 and every seat sees every card. The value is for side 0: +1 when side 0 wins the hand, -1 when side 1
-does, 0 when nobody does. Cards are reduced to their strengths (``Tables.strength``): a trick compares
-strengths and seats only, so two cards of one rank are the same move. A hand that may stop in the
-middle of a trick (``stop_mid_trick``) stops only when every way the trick can end decides it alike,
-so the stop changes when play ends, never the value: the solver plays every trick to its end.
+does, 0 when nobody does. Cards are reduced to their strengths (``Tables.strength``, or the hand's table
+after its turn-up, ``Tables.power_after``): a trick compares strengths and seats only, so two cards of one
+strength are the same move, and any order-keeping renumbering of the strengths gives the same values. A card
+played face down (``face_down``) is strength 0, below every face-up card (their strengths start at 1). A
+hand that may stop in the middle of a trick (``stop_mid_trick``) stops only when every way the trick can end
+decides it alike, so the stop changes when play ends, never the value: the solver plays every trick to its
+end.
 
 The search is a pair of boolean AND/OR searches ("can side 0 get at least 1?", "at least 0?"), each
 a minimax with cut-offs, over a transposition table keyed at the start of each trick by the seats'
@@ -68,6 +71,7 @@ class Solver:
         partners_win: bool | None = None,
         budget: Budget | None = None,
         max_memo: int = MAX_MEMO,
+        face_down: bool = False,
     ) -> None:
         self.t = t
         self.budget = budget  # None: no bound (a player's search, whose positions are few)
@@ -84,6 +88,11 @@ class Solver:
                     depth[child] = depth[i] + 1
         self.depth = tuple(depth)
         self.term_value = tuple(None if d is None else _value_of(d[0], eldest_side) for d in t.trie_term)
+        # face_down: a card may also be played face down from trick t.face_down_from on. Opt-in: the solver
+        # player and the what-if map each move back to a card played face up, which a face-down move is not.
+        down_from = t.face_down_from if face_down else 0
+        self.down_at = tuple(0 < down_from <= d + 1 for d in depth)  # by trie node: its trick allows face down
+        self.down_weakest = t.n == 2 and t.cards_each == t.tricks and self._last_trick_monotone()
         self.partners_win = t.tie_partners_win if partners_win is None else partners_win
         self.eldest_leads = t.tie_eldest_leads
         order = []
@@ -94,7 +103,8 @@ class Solver:
             order.append(tuple(seats))
         self.order = tuple(order)
         self._memo: dict[tuple[Hands, int, int, int], bool] = {}
-        self._moves: dict[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]] = {}
+        # A hand's moves (face down too, or not): each as (move, strength shown in the trick, the hand left).
+        self._moves: dict[tuple[tuple[int, ...], bool], tuple[tuple[int, int, tuple[int, ...]], ...]] = {}
         self._inside: dict[tuple[Hands, int, int, int, tuple[int, ...]], bool] = {}  # at_least() inside a trick
         self._keep: dict[tuple[Hands, int, int, tuple[int, ...]], int] = {}  # keeping()'s answers
 
@@ -105,9 +115,12 @@ class Solver:
         self._keep.clear()
         self._moves.clear()
 
-    def position(self, hands: list[list[int]] | Hands, leader: int) -> Position:
-        """The position at a hand's start from each seat's cards (card ids) and the first leader."""
-        st = self.t.strength
+    def position(self, hands: list[list[int]] | Hands, leader: int, power: tuple[int, ...] | None = None) -> Position:
+        """The position at a hand's start from each seat's cards (card ids) and the first leader.
+
+        ``power``: each card's strength in this hand (``Tables.power_after[turn-up]``); the pack's by default.
+        """
+        st = self.t.strength if power is None else power
         return Position(tuple(tuple(sorted(st[c] for c in h)) for h in hands), leader)
 
     def value(self, pos: Position) -> int:
@@ -157,19 +170,27 @@ class Solver:
         return found
 
     def moves(self, pos: Position) -> tuple[int, ...]:
-        """The distinct strengths the seat to play may play, ascending."""
-        return tuple(s for s, _ in self._moves_of(pos.hands[self.to_play(pos)]))
+        """The distinct moves of the seat to play in the order lines try them: each strength face up, ascending,
+        then each card face down (as minus its strength: ``shown`` gives a move's strength in the trick), the
+        weakest first. Face down comes last so that a line plays a card face down only where no card face up
+        keeps its value: tried first, two face-down cards would tie tricks that no play needs to tie."""
+        found = self._moves_of(pos.hands[self.to_play(pos)], self.down_at[pos.node])
+        return tuple(m for m, _, _ in found if m > 0) + tuple(m for m, _, _ in found if m < 0)
+
+    @staticmethod
+    def shown(move: int) -> int:
+        """A move's strength in the trick: its card's face up, 0 face down."""
+        return move if move > 0 else 0
 
     def to_play(self, pos: Position) -> int:
         return self.order[pos.leader][len(pos.played)]
 
     def after(self, pos: Position, s: int) -> Position | int:
-        """The position after the seat to play plays strength ``s``, or the hand's value if that decides it."""
+        """The position after the seat to play makes move ``s`` (moves()), or the hand's value if that decides it."""
         seat = self.to_play(pos)
-        hand = list(pos.hands[seat])
-        hand.remove(s)
-        hands = pos.hands[:seat] + (tuple(hand),) + pos.hands[seat + 1 :]
-        played = pos.played + (s,)
+        shown, rest = next((x, r) for m, x, r in self._moves_of(pos.hands[seat], self.down_at[pos.node]) if m == s)
+        hands = pos.hands[:seat] + (rest,) + pos.hands[seat + 1 :]
+        played = pos.played + (shown,)
         if len(played) < self.n:
             return Position(hands, pos.leader, pos.node, played)
         result, nl = self._trick(pos.leader, played)
@@ -183,17 +204,33 @@ class Solver:
         """A full trick's result from its leader and strengths: a side index, or TIED."""
         return self._trick(leader, played)[0]
 
-    def _moves_of(self, hand: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
-        found = self._moves.get(hand)
+    def _moves_of(self, hand: tuple[int, ...], down: bool) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+        found = self._moves.get((hand, down))
         if found is None:
             if len(self._moves) >= self.max_memo:
                 self._moves.clear()
-            out = []
-            for i, s in enumerate(hand):
-                if i == 0 or hand[i - 1] != s:
-                    out.append((s, hand[:i] + hand[i + 1 :]))
-            found = self._moves[hand] = tuple(out)
+            up = [(s, s, hand[:i] + hand[i + 1 :]) for i, s in enumerate(hand) if i == 0 or hand[i - 1] != s]
+            # Face down, every card shows 0 and only the hand left differs. With two cards, two seats and a
+            # last trick that is better won than tied and tied than lost for each side (down_weakest), giving
+            # away the weaker card is never worse: the trick and who leads next are the same either way, and
+            # in the last trick the stronger card kept has the same two plays (face down: the same trick; face
+            # up: the same trick or one better for its side), so it is worth as much at least, whatever the
+            # other seat plays. Otherwise every distinct card face down is a move of its own.
+            downs = up[:1] if self.down_weakest and len(hand) <= 2 else up
+            found = tuple((-s, 0, rest) for s, _, rest in downs) + tuple(up) if down else tuple(up)
+            self._moves[hand, down] = found
         return found
+
+    def _last_trick_monotone(self) -> bool:
+        """Whether, before every last trick, side 0's value is highest when it wins it, then tied, then lost."""
+        last = self.t.tricks - 1
+        for node, row in enumerate(self.trie_next):
+            if self.depth[node] != last or self.term_value[node] is not None:
+                continue
+            won, tied, lost = (self.term_value[row[r]] if row[r] >= 0 else None for r in (0, TIED, 1))
+            if won is None or tied is None or lost is None or not won >= tied >= lost:
+                return False
+        return True
 
     def _trick(self, leader: int, played: tuple[int, ...]) -> tuple[int, int]:
         """The trick's result (a side index or TIED) and the next leader, as the engine's _end_trick settles them."""
@@ -225,7 +262,7 @@ class Solver:
         maxing = self.side_of[seat] == 0
         last = len(played) + 1 == self.n
         # Highest first: the card most likely to take the trick settles most lines soonest.
-        for s, rest in reversed(self._moves_of(hands[seat])):
+        for _, s, rest in reversed(self._moves_of(hands[seat], self.down_at[node])):
             h2 = hands[:seat] + (rest,) + hands[seat + 1 :]
             p2 = played + (s,)
             if not last:
