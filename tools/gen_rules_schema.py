@@ -169,7 +169,18 @@ RULE_DATA: dict[str, dict] = {
             "pays": {"enum": ["bidders", "refusers"]},
         }
     ),
-    "target": obj({"points": {"type": "integer", "minimum": 1}}),
+    "target": obj(
+        {
+            "points": {"type": "integer", "minimum": 1},
+            "scores": {
+                "enum": ["pass", "stop"],
+                "description": "pass (the default): a score may pass the target; stop: points beyond the target "
+                "are not counted.",
+                "default": "pass",
+            },
+        },
+        ["points"],
+    ),
     "twenty": obj({"enabled": {"type": "boolean"}, "at": {"type": "integer", "minimum": 1}}),
     "twenty_bids": obj({"bids": {"enum": ["closed", "open"]}}),
     "twenty_decline": obj({"opponents": {"type": "integer", "minimum": 0}}),
@@ -180,7 +191,18 @@ RULE_DATA: dict[str, dict] = {
             "lose": {"type": "integer", "minimum": 0},
         }
     ),
-    "twenty_twenty": obj({"enabled": {"type": "boolean"}}),
+    "twenty_twenty": obj(
+        {
+            "enabled": {"type": "boolean"},
+            "question": {
+                "enum": ["asked", "none"],
+                "description": "asked (the default): the 20-20 question is asked (twenty_twenty_ask); none: the "
+                "hand is played at once, led as any hand, with no question.",
+                "default": "asked",
+            },
+        },
+        ["enabled"],
+    ),
     "twenty_twenty_bids": obj({"bids": {"enum": ["closed", "open"]}}),
     "twenty_twenty_signals": obj({"signals": {"enum": ["forbidden", "allowed"]}}),
     "twenty_twenty_ask": obj({"first": {"enum": ["next_to_dealer", "dealer"]}}),
@@ -193,6 +215,32 @@ RULE_DATA: dict[str, dict] = {
     "twenty_twenty_all_pass": obj({"dealer": {"enum": ["passes", "stays"]}}),
     "twenty_twenty_all_tied": obj({"dealer": {"enum": ["passes", "stays"]}}),
     "signals_allowed": obj({"allowed": {"enum": ["always", "never"]}}),
+    # Truco Paulista's, optional (vitou_ref/rules/settings.py OPTIONAL_RULES): unbound, no card is turned up and
+    # none is played face down.
+    "turn_up": {
+        **obj(
+            {
+                "circle": {"type": "array", "minItems": 2, "uniqueItems": True, "items": RANK},
+                "suits_lowest_first": {"type": "array", "minItems": 1, "uniqueItems": True, "items": SUIT},
+            }
+        ),
+        "description": "One card turned face up on the table each hand, dealt after the hands and belonging to "
+        "nobody. The manilha rank is the rank after the turn-up's in the circle (after the last comes the first); "
+        "the manilhas beat every other card, ordered among themselves by suit, lowest first.",
+    },
+    "face_down": {
+        **obj({"from_trick": {"type": "integer", "minimum": 1, "maximum": 8}}),
+        "description": "From this trick on, a card may be played face down: it never wins a trick (it loses to "
+        "any card played face up), two face-down cards tie, and only its player sees it.",
+    },
+    # Only a game with the act concede binds it (ACT_RULES).
+    "concede": {
+        **obj({"by": {"enum": ["seat_to_act"]}}),
+        "description": "Conceding the hand (the act concede): who may, and what the other side scores. "
+        "seat_to_act: the seat due to act, or the side deciding at a special score; the other side scores what "
+        "the position gives (the stake; the stake before a raise that waits on the conceding seat; what a hand "
+        "played at a special score is worth; what declining it gives).",
+    },
     "signals": obj(
         {
             "gestures": {
@@ -369,7 +417,7 @@ def rules_schema() -> dict:
                         "description": "The acts the condition judges: play, raise, accept (where a raise is "
                         "accepted explicitly), refuse, signal; decide_play "
                         "and decide_decline (the side at twenty: play_hand, decline_hand); call_pass and call_play "
-                        "(the seat asked at 20-20: pass, play_hand).",
+                        "(the seat asked at 20-20: pass, play_hand); concede (the seat due to act gives up the hand).",
                     },
                     "when": {
                         **TEXT,
