@@ -38,6 +38,11 @@ PARTNERS = ROOT / "spec" / "profiles" / "vitou-partners-tie-1.0.0.yaml"
 SHOWN_ATTRIBUTES = ("placeholder", "aria-label", "title", "alt", "data-over")
 SKIPPED = ("script", "style", "code")  # code is the same in every language: the notation, a command
 
+# An act or a hand event's reason as the protocol names it, and a second one after "or" (tricks or tied).
+_PROTOCOL_NAME = (
+    r"(?:play|raise|accept|refuse|concede|pass|signal|tricks|refusal|decline|conceded|tied|void|passed)"
+    r"(?:\s+(?:or|ou|или)\s+(?:tied|void))?\b"
+)
 # Identifiers, the same in every language, taken out before the words are looked at.
 IDENTIFIERS = [
     r"`[^`]*`",  # a command, as a footer quotes it
@@ -49,8 +54,14 @@ IDENTIFIERS = [
     r"\b(?:10|[2-9AKQJ])[SHDC]\b",  # a card code
     r"\bContent-Length\b",  # the header's name, as HTTP spells it
     r"--[a-z-]+",  # an option of the command line
+    # The protocol's own names, which a translated clause quotes as they are (Truco Paulista's "the act accept",
+    # "a hand event of reason conceded", "{seat: A, act: concede}", face_down): the same in every language.
+    r"\{[^{}]*\}",  # a protocol action or deal, written out
+    r"\b[a-z]+(?:_[a-z]+)+\b",  # a field, an act or a key: face_down, play_hand, turn_up
+    r"(?:\bact|\bacte|\bato|действи\w*|\breason|raison|razão|причин\w*)\s+" + _PROTOCOL_NAME,
 ]
-ALWAYS = {"vitou", "yaml", "json", "utf", "baraque"}  # names, the same in every language (baraque: a bid's)
+# Names, the same in every language: baraque is a bid's, Truco Paulista a game's, a manilha a card's (Portuguese).
+ALWAYS = {"vitou", "yaml", "json", "utf", "baraque", "truco", "paulista", "manilha", "manilhas"}
 
 # Words of the language that English writes the same, each checked to be a word of that language as used here.
 SHARED = {
@@ -61,8 +72,11 @@ SHARED = {
         # Now that a legal ruling quotes the clauses that give its result: "un point", "le donneur change",
         # "les scores".
         *("point", "change", "scores"),
+        "face",  # Truco Paulista's cards played "face cachée", "face visible"
+        "propose",  # "et propose le niveau suivant"
     },
-    "pt": {"legal", "final", "bytes", "byte", "as", "no", "do", "de", "mib", "decide", "for", "la"},  # Registá-la
+    # Registá-la; "de face para baixo", Truco Paulista's face-down card.
+    "pt": {"legal", "final", "bytes", "byte", "as", "no", "do", "de", "mib", "decide", "for", "la", "face"},
     "ru": set(),
 }
 

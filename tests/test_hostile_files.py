@@ -32,6 +32,11 @@ DISPUTE = (ROOT / "conformance" / "disputes" / "03-raise-from-last.yaml").read_t
 PROFILE = (ROOT / "spec" / "profiles" / "vitou-partners-tie-1.0.0.yaml").read_text(encoding="utf-8")
 RULES = (ROOT / "spec" / "vitou-1.0.0.yaml").read_text(encoding="utf-8")
 DEAL = "  - {N: [AS, 7H, 8C], E: [9C, KD, JH], S: [10H, QS, 8D], W: [7C, AD, 9S]}"
+PAULISTA = (  # Truco Paulista's first worked example (§8), its deal with the turn-up
+    "format: 1\nheader: {ruleset: truco-paulista/1.0.0, dealer: B}\n"
+    "deals:\n  - {A: [QS, 3H, 5C], B: [QC, 2S, 4D], turn_up: 7D}\n"
+    'actions: "A 3H B 2S"\n'
+)
 CLAIMS = 'claims:\n  - {at: 4, by: S, claim: "West is last to the trick and may not bid.", asserts: RAISE_FROM_LAST}\n'
 
 # Each command that reads a file named on its command line, and the status it documents for an unusable one.
@@ -157,6 +162,45 @@ TABLE = [
         "record-huge-claim.yaml",
         DISPUTE.replace("West is last to the trick and may not bid.", HUGE_CLAIM.replace("\x1b", "\\e")),
         "RAISE_FROM_LAST",
+        line=False,
+        commands=("audit",),
+        exits={"audit": 1},
+    ),
+    # Truco Paulista's turn-up, face-down cards and concessions: each where it cannot be.
+    *(
+        _text(f"record-turn-up-{name}.yaml", PAULISTA.replace("turn_up: 7D", f"turn_up: {value}"), code, **kw)
+        for name, value, code, kw in [
+            ("not-a-card", "ZZ", "RECORD_SETUP", {"commands": RECORD_CMDS}),
+            ("not-of-the-pack", "8C", "RECORD_SETUP", {"commands": RECORD_CMDS}),
+            ("dealt-twice", "QS", "RECORD_SETUP", {"commands": RECORD_CMDS}),
+            ("unknown", '"?"', "RECORD_SETUP", {"commands": RECORD_CMDS}),
+            ("a-list", "[7D]", "SCHEMA", {"commands": RECORD_CMDS}),
+            ("a-number", "7", "SCHEMA", {"commands": RECORD_CMDS}),
+            ("bidi", '"7D\u202e\u2066"', "RECORD_SETUP", {"commands": RECORD_CMDS}),
+            ("control", r'"\e[2J7D"', "RECORD_SETUP", {"commands": RECORD_CMDS}),
+            ("huge", '"' + "7" * 200_000 + '"', "SCHEMA", {"commands": RECORD_CMDS}),
+        ]
+    ),
+    _text(  # a turn-up in a game that turns none up
+        "record-turn-up-in-vitou.yaml",
+        DISPUTE.replace("W: [7C, AD, 9S]}", "W: [7C, AD, 9S], turn_up: KS}"),
+        "RECORD_SETUP",
+        commands=RECORD_CMDS,
+    ),
+    _text(  # face_down given otherwise than true: no group of the notation holds it; the audit rules it malformed
+        "record-face-down-false.yaml",
+        PAULISTA.replace(
+            'actions: "A 3H B 2S"', 'actions: ["A 3H", "B 2S", {seat: A, act: play, card: QS, face_down: false}]'
+        ),
+        "ACTION_MALFORMED",
+        line=False,
+        commands=("audit",),
+        exits={"audit": 1},
+    ),
+    _text(  # a concession and a card face down in Vitou, which has neither
+        "record-concede-vitou.yaml",
+        DISPUTE.replace("N AS E 9C S 10H W r3", "N concede N _AS").replace(CLAIMS, ""),
+        "ACTION_MALFORMED",
         line=False,
         commands=("audit",),
         exits={"audit": 1},

@@ -32,6 +32,7 @@ _BY_REASON = {
     "refusal": Stand("bid.refusal_value", ("refusal",)),
     "decline": Stand("twenty.decline", ("twenty_decline",)),
     "passed": Stand("tt.all_pass", ("twenty_twenty_all_pass",)),
+    "conceded": Stand("", ("concede",)),  # Truco Paulista's tp.concede: what a concession gives, in every position
 }
 _ACCEPTED = Stand("bid.accepted_value", ("ladder",))
 _NO_BID = Stand("score.add", ("ladder",))
@@ -57,6 +58,9 @@ _ALLOWING = {
         Stand("signals.when", ("signals_allowed",)),
     )
 }
+# Acts only some games have, Vitou none: found by the rule that gives them (Truco Paulista's tp.face_down, tp.concede).
+_ALLOWING["play.face_down"] = Stand("", ("face_down",))
+_ALLOWING["concede"] = Stand("", ("concede",))
 
 
 def _find(rules: Ruleset, wanted: Stand) -> str | None:
@@ -138,8 +142,12 @@ def event_clauses(rules: Ruleset, events: list[Event]) -> list[str]:
 def allowing_clause(rules: Ruleset, m: Match, action: dict[str, Any]) -> str | None:
     """The clause that allows a legal action in this position."""
     act = action.get("act")
-    if act == "play":
+    if act == "play" and action.get("face_down") is True:
+        base = "play.face_down"
+    elif act == "play":
         base = "bid.answer" if m.phase == ANSWER else "play.any_card"
+    elif act == "concede":
+        base = "concede"
     elif act == "raise" and action.get("seat") != m.turn:  # a bid out of turn: only bid_timing any_seat allows it
         base = "bid.turn"
     elif act == "raise" and _last_to_play(m, action.get("seat")):  # only where last_position allows it

@@ -3,6 +3,7 @@
 A group is who acts, then what:
 
     N AS          a seat plays a card (rank then suit)
+    A _4C         a seat plays a card face down (Truco Paulista, from the second trick); A _? one not recorded
     N r3          a seat bids: r3, r6, r12, rbaraque (any level of the ladder);
                   also written apart, N raise 3 or N r 3
     S refuse      the immediate follower refuses
@@ -12,6 +13,7 @@ A group is who acts, then what:
     E pass        at 20-20, the seat asked passes
     E play        at 20-20, the seat asked says play      (protocol: play_hand)
     W ~ten        a gesture: ~ten ~nine ~ace ~none
+    A concede     the seat due to act concedes the hand (Truco Paulista)
 
 Whitespace separates tokens; a ``/`` between groups is ignored (use it to
 mark hands); ``{...}`` is a note on the action before it; ``#`` starts a
@@ -41,7 +43,16 @@ _CARD = re.compile(r"^(10|[2-9AKQJ])[SHDC]$")
 _WORD = re.compile(r"[A-Za-z0-9_-]+")
 _SEAT_VERBS = ("accept", "refuse", "pass", "play")
 # The words of a seat's acts other than a card and a raise, in the order a problem lists them.
-_VERBS = (("accept", "accept"), ("refuse", "refuse"), ("call_pass", "pass"), ("call_play", "play"))
+_VERBS = (
+    ("accept", "accept"),
+    ("refuse", "refuse"),
+    ("call_pass", "pass"),
+    ("call_play", "play"),
+    ("concede", "concede"),
+)
+# A card played face down is written with this mark before it: "A _4C" ("A _?" for one not recorded). A mark of the
+# card's own group, as "r" is a raise's and "~" a gesture's, that YAML, a shell and the tokenizer leave alone.
+FACE_DOWN = "_"
 _SIDE_VERBS = {"takes": "play_hand", "declines": "decline_hand"}
 # The bid's word written apart from its level ("W raise 3", "W r 3"): the same group as "W r3".
 _RAISE_APART = ("raise", "r")
@@ -263,6 +274,8 @@ def _expected(who: str, seats: set[str], sides: set[str], t: Tables) -> str:
         pack = [t.card(c).text for c in t.deck]
         such = "AS or 10H" if {"AS", "10H"} <= set(pack) else f"{pack[0]} or {pack[-1]}"
         bids = "/".join(f"r{tok}" for tok in t.bid_tokens[1:])
+        if t.face_down_from:  # Truco Paulista: a card face down, from the second trick
+            such += f", a card face down such as {FACE_DOWN}{pack[0]}"
         # The verbs of this game's acts only: Le Truc has accept, and no 20-20 question or gesture.
         acts = t.game_acts or frozenset(a for a, _ in _VERBS) | {"signal"}
         verbs = ", ".join(word for act, word in _VERBS if act in acts)
@@ -280,6 +293,10 @@ def _action(who: str, what: str, seats: set[str], sides: set[str], pack: frozens
         return None
     if what in pack or what == UNKNOWN:  # "?": a card the record does not know
         return {"seat": who, "act": "play", "card": what}
+    if what[:1] == FACE_DOWN and (what[1:] in pack or what[1:] == UNKNOWN):
+        return {"seat": who, "act": "play", "card": what[1:], "face_down": True}
+    if what == "concede":
+        return {"seat": who, "act": "concede"}
     if what == "refuse":
         return {"seat": who, "act": "refuse"}
     if what == "accept":
@@ -314,29 +331,34 @@ def to_notation(action: Any) -> str:
     if not isinstance(action, dict):
         return repr(action)
     act = action.get("act")
-    if "side" in action and act in ("play_hand", "decline_hand"):
+    if "side" in action and act in ("play_hand", "decline_hand") and set(action) == {"side", "act"}:
         side = action["side"]
         return f"{side} {'takes' if act == 'play_hand' else 'declines'}" if _word(side) else repr(action)
     seat = action.get("seat")
     if not isinstance(seat, str) or not _word(seat):
         return repr(action)
-    if act == "play":
+    keys = set(action)
+    if act == "play" and keys <= {"seat", "act", "card", "face_down"}:
         card = action.get("card")
+        down = "face_down" in action
+        if down and action["face_down"] is not True:  # face_down: false, "yes": no group holds it
+            return repr(action)
         known = isinstance(card, str) and (_CARD.match(card) or card == UNKNOWN)
-        return f"{seat} {card}" if known else f"{seat} {card!r}"
+        mark = FACE_DOWN if down else ""
+        return f"{seat} {mark}{card}" if known else (repr(action) if down else f"{seat} {card!r}")
+    if keys != {"seat", "act", *_FIELDS.get(str(act), ())}:  # a group holds its act's fields, and no other
+        return repr(action)
     if act == "raise" and _word(action.get("to")):
         return f"{seat} r{action['to']}"
-    if act == "refuse":
-        return f"{seat} refuse"
-    if act == "accept":
-        return f"{seat} accept"
-    if act == "pass":
-        return f"{seat} pass"
-    if act == "play_hand":
-        return f"{seat} play"
     if act == "signal" and _word(action.get("signal")):
         return f"{seat} ~{action['signal']}"
-    return repr(action)
+    word = _SEAT_WORDS.get(str(act))
+    return f"{seat} {word}" if word else repr(action)
+
+
+# The fields each seat act's group holds besides its seat and act, and the word of each act that has no field.
+_FIELDS = {"raise": ("to",), "signal": ("signal",)}
+_SEAT_WORDS = {"refuse": "refuse", "accept": "accept", "pass": "pass", "play_hand": "play", "concede": "concede"}
 
 
 def write_notation(actions: Sequence[Any], per_line: int = 8) -> str:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.match import Match
 from ..engine.reasons import Reason
-from ..engine.tables import tables_for
-from ..engine.transitions import PENDING
+from ..engine.state import TWENTY, TWENTY_TWENTY
+from ..engine.tables import Tables, tables_for
+from ..engine.transitions import NO_DEAL, OVER, PENDING
 from ..rules.model import Ruleset
 from .grounds import allowing_clause
 
@@ -35,8 +36,14 @@ class Position:
     may_bid: list[str]
     may_refuse: list[str]
     blind: Reason | None = None  # set when the position depends on a card the record does not know
+    down: list[bool] = field(default_factory=list)  # for each card of ``played``, whether it was played face down
+    turn_up: str | None = None  # the card turned up for the hand, where the rules turn one up
 
     def to_json(self) -> dict[str, Any]:
+        played = [
+            {"seat": s, "card": c, **({"face_down": True} if i < len(self.down) and self.down[i] else {})}
+            for i, (s, c) in enumerate(self.played)
+        ]
         return {
             "hand": self.hand,
             "dealer": self.dealer,
@@ -46,7 +53,8 @@ class Position:
             "deciding_side": self.deciding,
             "trick": self.trick,
             "leader": self.leader,
-            "played": [{"seat": s, "card": c} for s, c in self.played],
+            "played": played,
+            **({"turn_up": self.turn_up} if self.turn_up is not None else {}),
             "value": self.value,
             "bid": self.bid,
             "bidder": self.bidder,
@@ -78,7 +86,7 @@ def position_of(rules: Ruleset, m: Match) -> Position:
         trick=m.trick_number,
         leader=m.leader if m.phase <= PENDING else None,
         played=[(s, str(c)) for s, c in m.trick()],
-        value=m.value,
+        value=_worth(t, m),
         bid=bid_token,
         bidder=m.latest_bidder,
         bidder_side=bidder_side,
@@ -86,7 +94,19 @@ def position_of(rules: Ruleset, m: Match) -> Position:
         legal=[(a, allowing_clause(rules, m, a)) for a in legal],
         may_bid=may_bid,
         may_refuse=may_refuse,
+        down=list(m.face_down()),
+        turn_up=str(m.turn_up) if m.turn_up is not None and m.phase not in (OVER, NO_DEAL) else None,
     )
+
+
+def _worth(t: Tables, m: Match) -> int | str:
+    """What the hand is worth now: the bid in force; a hand at the special score played for a fixed worth to whoever
+    wins it (Truco Paulista's hand of eleven and 11-11, 3 points) is worth that."""
+    if m.mode == TWENTY and t.twenty_win == t.twenty_lose and not t.twenty_win_match:
+        return t.twenty_win
+    if m.mode == TWENTY_TWENTY and t.tt_win != t.values[0]:
+        return t.tt_win
+    return m.value
 
 
 __all__ = ["Position", "position_of"]

@@ -6,6 +6,7 @@ import difflib
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..engine.setup import TURN_UP
 from ..engine.tables import Tables, tables_for
 from ..present import escape
 from ..rules import reader
@@ -16,6 +17,7 @@ from ..rules.problems import Problem
 from ..rules.schema import validate
 from ..rules.yamlsafe import Document, load_text
 from .notation import parse_notation, to_notation
+from .unknown import UNKNOWN
 
 MAX_RECORD_BYTES = 1024 * 1024
 # The actions a record may hold. A match of Vitou played at random takes fewer than 200 (1,000 matches of each
@@ -234,6 +236,9 @@ def _setup_problems(doc: Document, header: dict[str, Any], deals: list[Any], rul
     from .unknown import fill
 
     t = tables_for(rules)
+    turned = _turn_up_problems(doc, deals, t)
+    if turned:
+        return turned
     setup: dict[str, Any] = {"deals": deals}
     for key in ("dealer", "draw", "score"):
         if key in header:
@@ -249,6 +254,34 @@ def _setup_problems(doc: Document, header: dict[str, Any], deals: list[Any], rul
         where = parts if parts and parts[0] == "deals" else ("header", *parts)
         return [doc.problem("RECORD_SETUP", str(exc).split(": ", 1)[-1], where)]
     return []
+
+
+def _turn_up_problems(doc: Document, deals: list[Any], t: Tables) -> list[Problem]:
+    """A turn-up where the rules turn none up, and one left unknown, each at its deal's turn_up."""
+    out = []
+    for i, deal in enumerate(deals):
+        if TURN_UP not in deal:
+            continue  # a deal the rules want a turn-up for and that has none: the engine says so, at the same place
+        where = ("deals", i, TURN_UP)
+        if not t.turn_up:
+            out.append(
+                doc.problem(
+                    "RECORD_SETUP",
+                    f"{t.name} turns up no card: a deal gives each seat its cards, and nothing else",
+                    where,
+                )
+            )
+        elif deal[TURN_UP] == UNKNOWN:
+            # Every card's strength depends on it, and it is public: a record that knows any card knows this one.
+            out.append(
+                doc.problem(
+                    "RECORD_SETUP",
+                    f"the turn-up is public, so a record names it ({UNKNOWN!r} is a card a seat held that the record "
+                    "does not know)",
+                    where,
+                )
+            )
+    return out
 
 
 def load_record(path: str, rules: Ruleset | None = None) -> tuple[Record, Ruleset]:
@@ -286,15 +319,27 @@ def dump_record(data: dict[str, Any], to: str) -> str:
     from ..rules.yamlout import dump
 
     out = dict(data)
-    out["actions"] = _notation_block(data["actions"])
+    out["actions"] = _notation_block(data["actions"], data.get("header", {}).get("ruleset"))
     return dump(out)
 
 
-def _notation_block(actions: list[Any]) -> Any:
+def _notation_block(actions: list[Any], ruleset: Any = None) -> Any:
     # The canonical YAML writes actions in the notation when every one of
     # them can be, and as protocol JSON otherwise.
     from .notation import write_notation
 
     if all(isinstance(a, dict) and not to_notation(a).startswith("{") and "'" not in to_notation(a) for a in actions):
-        return write_notation(actions)
+        written = write_notation(actions)
+        return written if _reads_back(written, actions, ruleset) else actions
     return actions
+
+
+def _reads_back(written: str, actions: list[Any], ruleset: Any) -> bool:
+    """Whether the notation reads back as ``actions`` under the record's ruleset, where it is a shipped one: a card
+    of the French pack that is not in the game's own (an 8 in Truco Paulista) is no group of its notation."""
+    from ..rules.registry import load_ruleset, shipped_names
+
+    if ruleset not in shipped_names():
+        return True
+    parsed, problems = parse_notation(written, tables_for(load_ruleset(ruleset)))
+    return not problems and [p.action for p in parsed] == actions

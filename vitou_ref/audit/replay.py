@@ -163,8 +163,9 @@ class Replay:
             return
         free = sorted(self.hidden[s] & set(m.hands[s]))
         known_elsewhere = any(c in m.hands[o] and c not in self.hidden[o] for o in range(t.n) if o != s)
-        if not free or known_elsewhere or c in self.named:
-            return  # the engine says the seat does not hold it
+        up = m.turn_up
+        if not free or known_elsewhere or c in self.named or (up is not None and c == up.id):
+            return  # the engine says the seat does not hold it (the card turned up is nobody's)
         if c in self.mystery:
             # A card played as "?" stood in as this one; another stand-in takes its place, which changes nothing.
             self._restand(c)
@@ -180,6 +181,8 @@ class Replay:
     def _restand(self, c: int) -> None:
         m = self.m
         taken = {x for h in m.hands for x in h} | self.named | set(self.mystery) | set(m.tcards)
+        if m.turn_up is not None:
+            taken.add(m.turn_up.id)
         other = next(x for x in self.t.deck if x not in taken)  # the pack has more cards than a hand's deal
         if c in m.tcards:
             m.tcards[m.tcards.index(c)] = other
@@ -188,12 +191,18 @@ class Replay:
     # ------------------------------------------------------------------ judging across the unknown cards
 
     def _uncertain(self, action: Play) -> bool:
-        """Whether a card now could end differently with what an unknown card is."""
-        if any(c in self.mystery for c in self.m.tcards):
+        """Whether a card now could end differently with what an unknown card is (one played face down counts 0,
+        whatever it is)."""
+        if any(c in self.mystery for c in self._face_up()):
             return True
         s = self.t.seat_index.get(action.seat)
         # Where a hand may stop inside a trick, the cards of the seats still to play to it decide the stop.
         return s is not None and any(self.hidden[o] & set(self.m.hands[o]) for o in self._to_come(s))
+
+    def _face_up(self) -> list[int]:
+        """The cards of the trick in play that were played face up: the only ones whose identity the trick reads."""
+        down = self.m.tdown
+        return [c for i, c in enumerate(self.m.tcards) if not down >> i & 1]
 
     def _to_come(self, s: int) -> list[int]:
         """The seats to play to the trick after seat ``s``'s card, when the hand may stop on that card.
@@ -218,14 +227,22 @@ class Replay:
         m, t = self.m, self.t
         elsewhere = {c for o in range(t.n) for c in m.hands[o] if c not in self.hidden[o]}
         elsewhere |= self.named | {c for c in m.tcards if c not in self.mystery}
-        return sorted({t.strength[c] for c in t.deck if c not in elsewhere})
+        up = m.turn_up
+        if up is not None:  # the card turned up is in nobody's hand
+            elsewhere.add(up.id)
+        # The hand's strengths: with a turn-up, a manilha's suit counts, and each manilha is a strength of its own.
+        return sorted({m._power[c] for c in t.deck if c not in elsewhere})
 
     def _judge(self, action: Play, mystery: bool) -> None:
         """Raise :class:`Undetermined` unless every way the unknown cards could be gives the same outcome."""
         m, t = self.m, self.t
         s = t.seat_index[action.seat]
-        slots = [("trick", i, self.mystery[c]) for i, c in enumerate(m.tcards) if c in self.mystery]
-        if mystery:
+        down = m.tdown
+        # A card played face down counts 0 whatever it is: it is no slot to weigh, in the trick or now.
+        slots = [
+            ("trick", i, self.mystery[c]) for i, c in enumerate(m.tcards) if c in self.mystery and not down >> i & 1
+        ]
+        if mystery and not action.down:
             slots.append(("now", -1, s))
         slots += [
             ("hand", c, o)
@@ -243,7 +260,7 @@ class Replay:
         if self.weighed > MOST_WAYS_IN_ALL:
             self.blind = Reason("unknown_budget", n=MOST_WAYS_IN_ALL)
             raise Undetermined(self.blind)
-        by_strength = {t.strength[c]: c for c in reversed(t.deck)}
+        by_strength = {m._power[c]: c for c in reversed(t.deck)}
         seen: set[str] = set()
         for combo in itertools.product(*choices):
             other = m.clone()
@@ -257,7 +274,7 @@ class Replay:
                 else:
                     other.hands[o][other.hands[o].index(card)] = rep
                     card = rep
-            seen.add(_outcome(other, Play(action.seat, t.card(card))))
+            seen.add(_outcome(other, Play(action.seat, t.card(card), action.down)))
             if len(seen) > 1:
                 raise self._blind(slots)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine.setup import TURN_UP
 from ..engine.tables import Tables
 
 UNKNOWN = "?"  # a card of a deal, or a card played, that the record does not know
@@ -53,6 +54,9 @@ def fill(setup: dict[str, Any], t: Tables, named: set[str]) -> Filled:
             standins.append({})
             continue
         known = {c for cards in deal.values() if isinstance(cards, list) for c in cards if isinstance(c, str)}
+        up = deal.get(TURN_UP)
+        if isinstance(up, str):  # the card turned up is no seat's: never a stand-in
+            known.add(up)
         pool = [c for c in pack if c not in known and c not in named] + [
             c for c in pack if c not in known and c in named
         ]

@@ -224,7 +224,8 @@ def _solved(m: RecordedMatch, solver: Solver) -> Outcome:
     while True:
         keep = solver.keeping(solver_position(solver, m))
         seat = str(m.turn)
-        card = next(c for c in m.hand(seat) if t.strength[c.id] == keep)
+        # The hand's strengths (a turn-up's manilhas); the solver plays its cards face up.
+        card = next(c for c in m.hand(seat) if m.strength_of(c) == keep)
         events = m.apply(Play(seat, card))
         if _hand_event(events) is not None:
             break

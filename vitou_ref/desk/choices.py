@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..audit.audit import Words
-from ..audit.notation import vocabulary
+from ..audit.notation import FACE_DOWN, vocabulary
 from ..audit.unknown import UNKNOWN
 from ..engine.tables import Tables, tables_for
 from ..present import escape
@@ -19,13 +19,16 @@ _ACT_OF = {
     "play": "call_play",
     "takes": "decide_play",
     "declines": "decide_decline",
+    "concede": "concede",
 }
 
 
 def offered(t: Tables, who: str) -> list[str]:
-    """What ``who`` may be recorded as doing: every card of the pack, a card not recorded, and the notation's words."""
+    """What ``who`` may be recorded as doing: every card of the pack, a card not recorded, each face down where the
+    rules let a card be played face down, and the notation's words."""
     cards = [t.card(x).text for x in t.deck] + [UNKNOWN] if who in t.seat_ids else []
-    return cards + vocabulary(who, t)
+    down = [FACE_DOWN + c for c in cards] if t.face_down_from else []
+    return cards + down + vocabulary(who, t)
 
 
 def other_action(desk: Desk, who: str, what: str) -> bool:
@@ -45,6 +48,9 @@ def _words(w: Words, t: Tables, what: str) -> str:
     acts = w.cat.get("acts", {})
     if what == UNKNOWN:
         return say(w.lang, "pick.unknown")
+    if what[:1] == FACE_DOWN:  # a card face down: "play a card face down: 4♣"
+        card = say(w.lang, "pick.unknown") if what[1:] == UNKNOWN else _card(w, what[1:])
+        return f"{acts.get('play_down', 'play_down')}{w.colon} {card}"
     if what in _ACT_OF:
         return str(acts.get(_ACT_OF[what], what))
     if what.startswith("~"):
@@ -52,8 +58,13 @@ def _words(w: Words, t: Tables, what: str) -> str:
         return f"{acts.get('signal', 'signal')}{w.colon} {gesture}"
     if what.startswith("r") and what[1:] in {str(b) for b in t.bid_tokens[1:]}:
         return f"{acts.get('raise', 'raise')}{w.colon} {what[1:]}"
+    return f"{acts.get('play', 'play')}{w.colon} {_card(w, what)}"
+
+
+def _card(w: Words, code: str) -> str:
+    """A card by its rank and its suit's symbol: 4♣."""
     symbols = dict(w.deck.suits)
-    return f"{acts.get('play', 'play')}{w.colon} {what[:-1]}{symbols.get(what[-1], what[-1])}"
+    return f"{code[:-1]}{symbols.get(code[-1], code[-1])}"
 
 
 def other_form(c: Checked, w: Words, stamp: Stamp) -> str:

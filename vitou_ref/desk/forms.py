@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from ..audit.audit import Words
 from ..audit.record import MAX_RECORD_BYTES
 from ..engine.reasons import catalog
-from ..engine.tables import tables_for
+from ..engine.setup import TURN_UP
+from ..engine.tables import Tables, tables_for
 from ..present import escape
 from ..present.cards import prose
 from ..rules.data import data_dir
@@ -153,6 +154,19 @@ def deal_form(c: Checked, w: Words, stamp: Stamp, index: int) -> str:
             for suit in suits
         )
         seats.append(f'<fieldset class="seat"><legend>{e(w.seat(seat))}</legend>{rows}</fieldset>')
+    if t.turn_up:  # one card, turned up for the hand: one choice among the pack
+        up = deal.get(TURN_UP)
+        rows = "".join(
+            '<div class="grid">'
+            + "".join(
+                f'<label><input type="radio" name="turn_up" value="{e(code)}"'
+                f"{' checked' if code == up else ''}>{prose(code, w.deck)}</label>"
+                for code in suit
+            )
+            + "</div>"
+            for suit in suits
+        )
+        seats.append(f'<fieldset class="seat turn-up"><legend>{e(say(lang, "deal.turn_up"))}</legend>{rows}</fieldset>')
     said = f"<p>{prose(w.deal(deal), w.deck)}</p>" if deal else ""
     drop = button_form(stamp, "drop_deal", {"deal": str(index)}, say(lang, "deal.remove")) if deal else ""
     # Closed: the next deal is picked by clicks in the next action's place (picking.py); the grid and the paste
@@ -163,9 +177,23 @@ def deal_form(c: Checked, w: Words, stamp: Stamp, index: int) -> str:
         + head(stamp, "deal")
         + f'<input type="hidden" name="deal" value="{index}"><div class="seats">{"".join(seats)}</div>'
         + f'<label>{e(say(lang, "deal.paste"))} <input name="paste" size="44" maxlength="2000" '
-        + 'placeholder="N: AS 7H 8C; E: 9C KD JH; S: 10H QS 8D; W: 7C AD 9S"></label>'
+        + f'placeholder="{e(_example(t))}"></label>'
         + f'<button class="primary">{e(say(lang, "deal", n=index + 1))}</button></form>{drop}</details>'
     )
+
+
+def _example(t: Tables) -> str:
+    """A deal as it is pasted, in the game's own seats and pack: Vitou's four hands, or two hands and a turn-up."""
+    if t.seat_ids == ("N", "E", "S", "W") and not t.turn_up:
+        return "N: AS 7H 8C; E: 9C KD JH; S: 10H QS 8D; W: 7C AD 9S"
+    k, n = t.cards_each, t.n
+    # Cards spread over the pack, as a shuffle gives them: not one rank dealt to one seat.
+    step = max(1, len(t.deck) // (n * k + 1))
+    pack = [t.card(t.deck[(i * step + i // 4) % len(t.deck)]).text for i in range(n * k + 1)]
+    parts = [f"{s}: {' '.join(pack[i * k : (i + 1) * k])}" for i, s in enumerate(t.seat_ids)]
+    if t.turn_up:
+        parts.append(f"{TURN_UP}: {pack[n * k]}")
+    return "; ".join(parts)
 
 
 def disputes() -> list[str]:

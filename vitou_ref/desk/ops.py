@@ -13,6 +13,7 @@ import urllib.parse
 from typing import Any
 
 from ..audit.record import MAX_RECORD_BYTES
+from ..engine.setup import TURN_UP
 from ..protocol.wire import WireError, loads
 from ..rules.data import data_dir
 from ..rules.files import read_path, write_file
@@ -40,7 +41,7 @@ Form = dict[str, list[str]]
 FIELDS: dict[str, tuple[str, ...]] = {
     "game": ("ruleset", "lang", "dealer", "event", "note", "score-*"),
     "rules_file": ("text", "filename"),
-    "deal": ("deal", "paste", "card-*"),
+    "deal": ("deal", "paste", "card-*", "turn_up"),
     "drop_deal": ("deal",),
     "act": ("action",),
     "pick": ("seat", "card", "fill"),
@@ -241,15 +242,18 @@ def _deal(desk: Desk, op: str, form: Form) -> str:
     else:
         deal = {k[len("card-") :]: v for k, v in form.items() if k.startswith("card-")}
         deal = _in_seat_order(desk, deal)  # the seats in the ruleset's order, as a record writes them
+        up = _one(form, "turn_up", "")
+        if up:  # the card turned up, one choice of the grid: the loader says whether this game turns one up
+            deal[TURN_UP] = up
     desk.set_deal(index, deal)
     return f"deal-{index + 1}"
 
 
-def _in_seat_order(desk: Desk, deal: dict[str, list[str]]) -> dict[str, list[str]]:
+def _in_seat_order(desk: Desk, deal: dict[str, list[str]]) -> dict[str, Any]:
     from ..engine.tables import tables_for
 
     seat_ids = tables_for(desk.check(desk.branch.data).rules).seat_ids
-    out = {s: deal.get(s, []) for s in seat_ids}
+    out: dict[str, Any] = {s: deal.get(s, []) for s in seat_ids}
     out.update({s: c for s, c in deal.items() if s not in out})  # an unknown seat: the loader names it
     return out
 

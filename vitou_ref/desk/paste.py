@@ -1,10 +1,12 @@
-"""A deal pasted at the desk, as a record writes it or seat by seat, read into each seat's cards."""
+"""A deal pasted at the desk, as a record writes it or seat by seat, read into each seat's cards (and the turn-up)."""
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ..audit.unknown import UNKNOWN
+from ..engine.setup import TURN_UP
 from ..rules.errors import InputError
 from ..rules.problems import Problem
 from ..rules.yamlsafe import load_text
@@ -17,8 +19,10 @@ def problem(code: str, message: str, where: str) -> InputError:
     return InputError([Problem(code, message, where)])
 
 
-def parse_deal(text: str, seats: tuple[str, ...], source: str = "the deal pasted") -> dict[str, list[str]]:
+def parse_deal(text: str, seats: tuple[str, ...], source: str = "the deal pasted") -> dict[str, Any]:
     """A deal pasted as the record writes it (``{N: [AS, 7H, 8C], ...}``) or seat by seat (``N: AS 7H 8C; E: ...``).
+
+    The card turned up for the hand, where the rules turn one up, is given as the record writes it: ``turn_up: 7D``.
 
     ``source`` names the paste in the problems, in the desk's language.
     """
@@ -32,12 +36,14 @@ def parse_deal(text: str, seats: tuple[str, ...], source: str = "the deal pasted
     doc = load_text(text, source, max_bytes=64 * 1024)
     if not isinstance(doc.data, dict):
         raise problem("DEAL_PASTED", "a deal is each seat with its cards: N: AS 7H 8C; E: ...", source)
-    out: dict[str, list[str]] = {}
+    out: dict[str, Any] = {}
     for seat, given in doc.data.items():
         cards = given.replace(",", " ").split() if isinstance(given, str) else given
         if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
             raise problem("DEAL_PASTED", f"seat {seat}: its cards are card codes (AS 7H 8C)", source)
-        out[str(seat)] = [UNKNOWN if c == mark else c for c in cards]
+        cards = [UNKNOWN if c == mark else c for c in cards]
+        # One card turned up is the record's string; anything else is kept for the loader to refuse where it is.
+        out[str(seat)] = cards[0] if seat == TURN_UP and len(cards) == 1 else cards
     return out
 
 

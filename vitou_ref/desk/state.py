@@ -11,6 +11,7 @@ from typing import Any
 from ..audit.audit import Audit, Position, audit
 from ..audit.notation import parse_notation
 from ..audit.record import MAX_RECORD_BYTES, Record, dump_record, read_record
+from ..engine.setup import TURN_UP
 from ..engine.tables import tables_for
 from ..present import escape
 from ..rules.check import check_text
@@ -201,7 +202,7 @@ class Desk:
             self.custom.pop(rules.name, None)  # refused whole: the upload is not kept either
         return False
 
-    def set_deal(self, index: int, deal: dict[str, list[str]]) -> bool:
+    def set_deal(self, index: int, deal: dict[str, Any]) -> bool:
         data = self.draft()
         if not 0 <= index <= len(data["deals"]):
             self.notice = [said("no_deal", deal=index + 1, n=len(data["deals"]))]
@@ -365,14 +366,16 @@ class Desk:
 
 
 def _fits(t: Any, picks: tuple[tuple[str, str], ...]) -> bool:
-    """Whether cards picked so far are a deal begun under ``t``'s game: its seats, its pack, its cards each."""
+    """Whether cards picked so far are a deal begun under ``t``'s game: its seats, its pack, its cards each, and its
+    turn-up if it turns one up."""
     pack = {t.card(x).text for x in t.deck} | {"?"}
-    counts = {s: 0 for s in t.seat_ids}
+    most = {**{s: t.cards_each for s in t.seat_ids}, **({TURN_UP: 1} if t.turn_up else {})}
+    counts = {s: 0 for s in most}
     for seat, card in picks:
         if seat not in counts or card not in pack:
             return False
         counts[seat] += 1
-    return all(n <= t.cards_each for n in counts.values())
+    return all(n <= most[s] for s, n in counts.items())
 
 
 def _is_new(b: Branch) -> bool:

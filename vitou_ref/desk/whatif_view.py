@@ -7,6 +7,7 @@ from ..audit.record import Record
 from ..audit.report import shown
 from ..audit.whatif import Alternative, Unsolved, WhatIf, what_if
 from ..engine.reasons import Ref
+from ..engine.tables import tables_for
 from ..present import escape
 from ..present.cards import prose
 
@@ -25,8 +26,11 @@ def whatif_fragment(w: Words, result: WhatIf) -> str:
         f"<tr><td>{prose(shown(w.action(a.action)), w.deck)}</td><td>{e(value_words(w, a, result.bound))}</td></tr>"
         for a in result.alternatives
     )
+    how = [_say(w, "how")]
+    if tables_for(w.rules).face_down_from:  # what best play makes of a card face down, and what it never shows
+        how.append(_say(w, "face_down"))
     out += [
-        f'<p class="meta">{e(_say(w, "how"))}</p>',
+        *(f'<p class="meta">{e(x)}</p>' for x in how),
         f'<table class="whatif-values"><thead><tr><th>{e(_say(w, "action"))}</th><th>{e(_say(w, "value"))}</th>'
         f"</tr></thead><tbody>{rows}</tbody></table>",
         f'<p class="meta">{e(_say(w, "actions", n=len(result.alternatives)))}</p>',
