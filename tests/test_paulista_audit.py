@@ -18,7 +18,7 @@ from vitou_ref.audit.auditpage import page
 from vitou_ref.audit.grounds import event_clauses
 from vitou_ref.audit.notation import parse_notation, to_notation, write_notation
 from vitou_ref.audit.record import dump_record, load_record, read_record, record_from_case
-from vitou_ref.audit.report import audit_json, audit_text, position_json
+from vitou_ref.audit.report import audit_json, audit_text, compare, position_json
 from vitou_ref.audit.whatif import what_ifs
 from vitou_ref.cli import main
 from vitou_ref.engine.events import HandEvent
@@ -341,3 +341,16 @@ def test_the_words_of_a_deal_name_the_turn_up_after_the_hands() -> None:
     for lang in LANGS:
         said = Words(load_ruleset(TP), lang).deal(FOLD_DEAL)
         assert said.endswith("7D") and "Q S" not in said and re.search(r"QS 3H 5C", said)
+
+
+def test_a_truco_paulista_record_compared_under_a_game_without_a_turn_up_says_why_it_cannot_be() -> None:
+    record, rules = load_record(str(DATA / "fold.yaml"))
+    with pytest.raises(InputError) as info:
+        compare(record, rules, load_ruleset("le-truc/1.1.0"), "en")
+    assert "le-truc/1.1.0 turns up no card" in str(info.value)
+
+
+def test_the_account_of_a_match_names_each_turn_up(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "--ruleset", "truco-paulista", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("  turn-up: ") >= out.count("\nhand ") > 1

@@ -6,7 +6,19 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from ..engine.actions import Accept, Action, CallPlay, DeclineHand, Pass, Play, PlayHand, Raise, Refuse, Signal
+from ..engine.actions import (
+    Accept,
+    Action,
+    CallPlay,
+    Concede,
+    DeclineHand,
+    Pass,
+    Play,
+    PlayHand,
+    Raise,
+    Refuse,
+    Signal,
+)
 from ..engine.events import Event, HandEvent, MatchEvent, TrickEvent
 from ..engine.match import Match
 from ..engine.randomplay import play_out
@@ -23,7 +35,9 @@ def _seat(t: Tables, seat: str) -> str:
 
 def describe_action(t: Tables, a: Action) -> str:
     if isinstance(a, Play):
-        return f"{_seat(t, a.seat)} plays {a.card}"
+        return f"{_seat(t, a.seat)} plays {a.card}{' face down' if a.down else ''}"
+    if isinstance(a, Concede):
+        return f"{_seat(t, a.seat)} concedes the hand"
     if isinstance(a, Raise):
         first = t.bid_tokens[1]
         return f"{_seat(t, a.seat)} {'opens at' if a.to == first else 'raises to'} {a.to}"
@@ -58,7 +72,9 @@ def describe_event(t: Tables, e: Event) -> str:
         elif isinstance(e.points, str):
             what = f"{e.winner} win the hand at {e.points} and with it the match"
         else:
-            how = {"tricks": "on tricks", "refusal": "by refusal", "decline": "by decline"}.get(e.reason, e.reason)
+            how = {"tricks": "on tricks", "refusal": "by refusal", "decline": "by decline", "conceded": "conceded"}.get(
+                e.reason, e.reason
+            )
             what = f"{e.winner} score {e.points} {how}"
         return f"hand over: {what}; score {score}"
     if isinstance(e, MatchEvent):
@@ -92,3 +108,5 @@ def _deal_lines(match: Match) -> Iterator[str]:
     yield f"hand {match.hand_number}: dealer {_seat(t, match.dealer)}{mode}"
     for i, seat in enumerate(t.seat_ids):
         yield f"  {seat}: {_cards(t, match.dealt[i])}"
+    if match.turn_up is not None:  # the card turned up for the hand, whose next rank makes the manilhas
+        yield f"  turn-up: {match.turn_up}"

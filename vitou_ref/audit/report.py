@@ -6,6 +6,8 @@ from typing import Any
 
 from ..engine.events import HandEvent, MatchEvent
 from ..engine.reasons import Ref
+from ..engine.setup import TURN_UP
+from ..engine.tables import tables_for
 from ..present import escape
 from ..present import markdown as md
 from ..rules.diff import diff_rulesets
@@ -293,6 +295,8 @@ def compare(record: Record, a: Ruleset, b: Ruleset, lang: str) -> dict[str, Any]
     """Replay under two rulesets and say where their rulings part, and which clauses make them differ."""
     ra = audit(record, a, go_on=True)
     try:
+        if not tables_for(b).turn_up and any(TURN_UP in d for d in record.deals):
+            raise SetupError(f"{b.name} turns up no card, and the record's deals each turn one up", "deals")
         rb = audit(record, b, go_on=True)
     except SetupError as exc:  # the record was checked against its own ruleset only
         raise InputError(
