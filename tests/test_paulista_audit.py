@@ -71,13 +71,39 @@ def test_the_second_worked_example_a_hand_of_eleven_with_a_face_down_card() -> N
     assert isinstance(hand, HandEvent) and (hand.winner, hand.points, hand.mode) == ("B", 3, "twenty")
     assert a.final["score"] == {"A": 11, "B": 10}
     said = audit_text(a, "en")
-    assert "A plays the hand of eleven" in said and "A plays 4C face down" in said
-    # The position before B's answer to the face-down card: the hand of eleven is worth 3; the card is face down.
+    assert "A plays the hand of eleven" in said and "A plays a card face down  [A _4C]" in said
+    # The position before B's answer to the face-down card: the hand of eleven is worth 3; the card is face down,
+    # not named (clarification 7), while B's own cards are its options, each named.
     before = position_json(a.rules, a.positions[4], 5, "en")
     assert before["position"]["turn_up"] == "KH" and before["position"]["value"] == 3
-    assert before["position"]["played"] == [{"seat": "A", "card": "4C", "face_down": True}]
+    assert before["position"]["played"] == [{"seat": "A", "card": None, "face_down": True}]
     assert "turn-up KH: the manilhas are AD AS AH AC" in before["description"]
-    assert "cards played: A 4C face down" in " ".join(before["description"])
+    assert "cards played: A a card face down" in " ".join(before["description"])
+    assert "B plays 5H face down" in [x["description"] for x in before["position"]["legal"]]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_card_played_face_down_is_never_named_by_the_rulings_only_by_the_records_own_notation(lang: str) -> None:
+    # Clarification 7: "a record's replay and the desk show the card as face down, not the card". 4C is named by
+    # the record's notation, quoted as written ([A _4C]), and nowhere else: not in the ruling, the position of a
+    # later ruling, the JSON descriptions or the page's words.
+    record, rules = _record(
+        {"A": ["AS", "4C", "6D"], "B": ["2C", "3S", "5H"], "turn_up": "KH"},
+        "A takes B 3S A AS A _4C A 6D B 2C",
+        dealer="A",
+        score={"A": 11, "B": 7},
+    )
+    a = audit(record, rules, go_on=True)
+    assert [r.code for r in a.rulings] == [None] * 4 + ["NOT_YOUR_TURN", None]
+    text = re.sub(r"\[[^\]]*\]", "", audit_text(a, lang))
+    assert "4C" not in text and "6D" in text  # the illegal card, played face up, is named
+    j = audit_json(a, lang)
+    assert j["rulings"][4]["position"]["played"] == [{"seat": "A", "card": None, "face_down": True}]
+    assert "4C" not in json.dumps([r.get("description") for r in j["rulings"]])
+    assert "4C" not in json.dumps([r.get("position", {}).get("played") for r in j["rulings"]])
+    html = page(a, lang)
+    shown = re.sub(r'<code class="notation">[^<]*</code>', "", html.split('id="rulings"', 1)[1])
+    assert "4♣" not in shown and "4C" not in shown
 
 
 # ------------------------------------------------------------------ mistakes, in four languages

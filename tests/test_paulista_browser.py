@@ -86,6 +86,6 @@ def test_the_first_worked_example_by_clicks_with_its_turn_up_a_face_down_card_an
         r = {n: (cls, text) for n, cls, text in _rulings(p)}
         assert [r[n][0] for n in range(1, 9)] == ["legal"] * 7 + ["illegal"]
         assert "NO_DEAL" in r[8][1] and "rule tp.hand (" in r[8][1] and "conceded" not in r[8][1]
-        assert "B plays Q♣ face down" in r[7][1] and "rule tp.face_down (" in r[7][1]
+        assert "B plays a card face down" in r[7][1] and "rule tp.face_down (" in r[7][1] and "Q♣" not in r[7][1]
         _fits(p, width)
         p.screenshot(tmp_path / f"paulista-{width}.png")

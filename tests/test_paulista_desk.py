@@ -97,8 +97,9 @@ def test_the_second_worked_example_by_the_grid_with_a_face_down_card_from_the_me
         status, html = s.post("other", {"who": "A", "what": "_4C"})
         assert not _problems(html)
         assert s.desk.branch.data["actions"][-1] == {"seat": "A", "act": "play", "card": "4C", "face_down": True}
-        # B, who never saw the card, is told it was played face down; the referee reads the card the record gives.
-        assert "cards played: A 4♣ face down" in re.sub(r"<[^>]+>", "", html)
+        # The ruling and the position show the card as face down, not the card (clarification 7).
+        text = re.sub(r"<[^>]+>", "", html)
+        assert "cards played: A a card face down" in text and "A plays a card face down" in text
         status, html = s.post("typed", {"text": "B 5H B 2C A 6D"})
         assert [r[1] for r in rulings(html)] == ["legal"] * 7
         assert "B wins the hand and scores 3; score A 11, B 10" in re.sub(r"<[^>]+>", "", html)

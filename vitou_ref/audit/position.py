@@ -40,8 +40,11 @@ class Position:
     turn_up: str | None = None  # the card turned up for the hand, where the rules turn one up
 
     def to_json(self) -> dict[str, Any]:
+        # A card played face down is shown as face down, not the card (Truco Paulista, clarification 7).
         played = [
-            {"seat": s, "card": c, **({"face_down": True} if i < len(self.down) and self.down[i] else {})}
+            {"seat": s, "card": None, "face_down": True}
+            if i < len(self.down) and self.down[i]
+            else {"seat": s, "card": c}
             for i, (s, c) in enumerate(self.played)
         ]
         return {

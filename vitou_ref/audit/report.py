@@ -268,9 +268,10 @@ def position_text(rules: Ruleset, p: Position, n: int, lang: str, markdown: bool
     for action, clause in p.legal:
         if clause:
             title = one_line(w.clause(clause)[0])
-            out.append(sub + esc(f"{w.action(action)}{w.colon} {w.say('audit', 'allowed_by')} {clause} ({title})"))
+            said = w.action(action, option=True)
+            out.append(sub + esc(f"{said}{w.colon} {w.say('audit', 'allowed_by')} {clause} ({title})"))
         else:
-            out.append(sub + esc(w.action(action)))
+            out.append(sub + esc(w.action(action, option=True)))
     return "\n".join(out) + "\n"
 
 
@@ -278,7 +279,12 @@ def position_json(rules: Ruleset, p: Position, n: int, lang: str) -> dict[str, A
     w = Words(rules, lang)
     body = p.to_json()
     body["legal"] = [
-        {"action": a, "description": w.action(a), "clause": c, "clause_title": w.clause(c)[0] if c else None}
+        {
+            "action": a,
+            "description": w.action(a, option=True),
+            "clause": c,
+            "clause_title": w.clause(c)[0] if c else None,
+        }
         for a, c in p.legal
     ]
     return {

@@ -102,12 +102,22 @@ class Words:
     def say(self, section: str, key: str, /, **params: Any) -> str:
         return render(key, params, self.lang, True, section=section)
 
-    def action(self, a: Any, level_before: int = 0) -> str:
+    def action(self, a: Any, level_before: int = 0, *, option: bool = False) -> str:
+        """An action in words: what was done, or with ``option`` one a player may do (a legal action, a what-if).
+
+        A card played face down is never named as what was done: the other player never saw it, and the rules
+        have a record's replay show it as face down, not the card (Truco Paulista, clarification 7). As an option,
+        it is the player's own card, named: it tells the player's choices apart.
+        """
         if not isinstance(a, dict):
             return repr(a)
         act = a.get("act")
         who = Ref("seat", a.get("seat")) if "seat" in a else Ref("side", a.get("side"))
-        if act == "play":  # face down, the card is the referee's to read: the record names it, or leaves it unknown
+        if act == "play" and a.get("face_down") is True and not option:
+            return self.say(
+                "actions", "play_down_unknown" if a.get("card") == UNKNOWN else "play_down_hidden", seat=who
+            )
+        if act == "play":
             down = "_down" if a.get("face_down") is True else ""
             if a.get("card") == UNKNOWN:
                 return self.say("actions", f"play{down}_unknown", seat=who)
@@ -224,12 +234,10 @@ class Words:
                 self.say("audit", "turn_up", card=p.turn_up, manilhas=" ".join(manilhas(self.rules, p.turn_up)))
             )
         if p.phase in ("play", "bid_card", "answer", "awaiting_answer", "raise_pending"):
-            # A card played face down is shown as the record gives it, said to be face down: the other player never
-            # saw it, the referee reads the record.
+            # A card played face down is shown as face down, not the card: the other player never saw it.
             down = [i < len(p.down) and p.down[i] for i in range(len(p.played))]
             cards = " ".join(
-                f"{self.seat(s)} {self.say('audit', 'face_down', card=c) if d else c}"
-                for (s, c), d in zip(p.played, down)
+                f"{self.seat(s)} {self.say('audit', 'face_down') if d else c}" for (s, c), d in zip(p.played, down)
             )
             cards = cards or "-"
             lines.append(self.say("audit", "trick_state", trick=p.trick, leader=Ref("seat", p.leader), cards=cards))

@@ -174,7 +174,7 @@ def _next(c: Checked, w: Words, stamp: Stamp, desk_picks: tuple[tuple[str, str],
         out.append(picker(c, w, stamp, desk_picks))
     if pos.legal:
         buttons = "".join(
-            f'<button name="action" value="{e(escape.json_dumps(a))}">{prose(shown(w.action(a)), w.deck)}'
+            f'<button name="action" value="{e(escape.json_dumps(a))}">{prose(shown(w.action(a, option=True)), w.deck)}'
             f" <small>({e(clause or '')})</small></button>"
             for a, clause in pos.legal
         )

@@ -23,7 +23,7 @@ def whatif_fragment(w: Words, result: WhatIf) -> str:
         out.append(f"<p>{e(unsolved_words(w, result.unsolved, result.bound))}</p>")
         return "".join([*out, "</div>"])
     rows = "".join(
-        f"<tr><td>{prose(shown(w.action(a.action)), w.deck)}</td><td>{e(value_words(w, a, result.bound))}</td></tr>"
+        f"<tr><td>{prose(shown(w.action(a.action, option=True)), w.deck)}</td><td>{e(value_words(w, a, result.bound))}</td></tr>"
         for a in result.alternatives
     )
     how = [_say(w, "how")]
