@@ -223,16 +223,21 @@ def mutants(
     if fuzz_examples < 1 or not 0 <= min_score <= 100:
         print("vitou mutants: --fuzz-examples must be at least 1 and --min-score between 0 and 100", file=sys.stderr)
         return 2
-    unknown = [n for n in only or [] if n not in BY_NAME]
-    if unknown:
-        print(f"vitou mutants: no mutant {', '.join(unknown)} (mutants: {', '.join(BY_NAME)})", file=sys.stderr)
-        return 2
     from ..rules.registry import load_ruleset
 
     base = load_ruleset(ruleset)
     if base.id not in GAMES or base.extends is not None:
         games = " or ".join(GAMES)
         print(f"vitou mutants: mutants are made from a version of {games}, not {base.name}", file=sys.stderr)
+        return 2
+    # A name is a mutant of one game only: another game's, or one its version cannot make, would run nothing.
+    own = [n for n, m in BY_NAME.items() if m.applies_to(base.version, base.id)]
+    unknown = [n for n in only or [] if n not in own]
+    if unknown:
+        print(
+            f"vitou mutants: no mutant {', '.join(unknown)} of {base.name} (its mutants: {', '.join(own)})",
+            file=sys.stderr,
+        )
         return 2
     total = sum(BY_NAME[n].applies_to(base.version, base.id) for n in only or BY_NAME)
     with ProgressLine(f"mutants {base.name}", total, unit="mutants", failed="not killed", force=progress) as shown:

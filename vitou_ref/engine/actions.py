@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -225,7 +226,10 @@ def action_from_json(obj: Any) -> Action:
         # One spelling per play: a card face up has no face_down field, one face down has face_down: true.
         down = "face_down" in obj
         if down and obj["face_down"] is not True:
-            raise Malformed("ACTION_MALFORMED", "'face_down' is true or left out (a card played face up)")
+            given = json.dumps(obj["face_down"], ensure_ascii=False)[:40]  # as the action wrote it, cut short
+            raise Malformed(
+                "ACTION_MALFORMED", f"'face_down' must be true, or left out for a card played face up, not {given}"
+            )
         try:
             return Play(seat, Card.parse(obj["card"]), down)
         except ValueError as exc:

@@ -9,7 +9,7 @@ from .conditions import ACTS, CONDITIONS, default_acts, game_acts
 from .errors import ENGINE_CODES, REQUIRED_ORDER, InputError
 from .model import ChangelogEntry, Clarification, Clause, ErrorCode, Params, Ruleset, freeze
 from .problems import Problem
-from .settings import ENDING_RULES, RULES, Locate, Path, params_from, stand_in
+from .settings import BINDABLE, ENDING_RULES, Locate, Path, params_from, stand_in
 
 
 def build_ruleset(
@@ -121,7 +121,7 @@ def _bind_rules(
             )
         else:
             bindings[rule] = i
-    for rule in RULES:
+    for rule in BINDABLE:  # a rule only a game with its acts has (concede) is missing there too
         if rule not in bindings and stand_in(rule, _bound(clauses_raw, bindings), acts) is None:
             problems.append(locate("RULE_MISSING", _missing_message(rule), ("clauses",)))
     return bindings
@@ -234,6 +234,7 @@ def _check_required_codes(
                 ("errors",),
             )
         )
+    _check_paulista_acts(acts, params, data_of, locate, problems)
     explicit = params.answer_accept == "explicit"
     if explicit != ("accept" in acts):
         at = data_of("bid_answer")[1]
@@ -244,6 +245,34 @@ def _check_required_codes(
                 if explicit
                 else "the act accept exists only where bid_answer accepts a raise explicitly (accept: explicit)",
                 at,
+            )
+        )
+
+
+def _check_paulista_acts(
+    acts: frozenset[str],
+    params: Params,
+    data_of: Callable[[str], tuple[Any, Path]],
+    locate: Locate,
+    problems: list[Problem],
+) -> None:
+    """A concession and the 20-20 question need their acts among the game's, as accept needs a raise answered so."""
+    if params.concede and "concede" not in acts:
+        problems.append(
+            locate(
+                "CONCEDE_ACTS",
+                "a hand may be conceded (the concede rule) only in a game with the act concede among "
+                "ACTION_MALFORMED's acts",
+                data_of("concede")[1],
+            )
+        )
+    if params.tt_enabled and params.tt_question and not {"call_pass", "call_play"} <= acts:
+        problems.append(
+            locate(
+                "TWENTY_TWENTY_ACTS",
+                "the 20-20 question is asked only in a game with the acts call_pass and call_play among "
+                "ACTION_MALFORMED's acts; without them, twenty_twenty's question is none",
+                data_of("twenty_twenty")[1],
             )
         )
 

@@ -10,6 +10,7 @@ from .bidchecks import check_answer, check_ladder
 from .cards import Rank, Suit
 from .conditions import VITOU_ACTS
 from .model import Gesture, LadderLevel, Params, ResolutionRow, SeatSpec, SideSpec, SuitSpec
+from .paulista import family_fields
 from .problems import Problem
 from .resolution import check_resolution
 
@@ -165,7 +166,7 @@ def params_from(data_of: DataOf, locate: Locate, problems: list[Problem], strict
     bids = _bids(data_of, bad, strict, tricks["tricks"])
     endings = _endings(data_of, bad)
     signals = _signals(data_of, bad)
-    family = _family(data_of, bad, deck["ranks"], deck["suits"], tricks["tricks"])
+    family = family_fields(data_of, bad, deck, table, dealing, tricks["tricks"])
     if problems:
         return None
     return Params(**deck, **table, **dealing, **tricks, **bids, **endings, **signals, **family)
@@ -349,47 +350,3 @@ def _signals(data_of: DataOf, bad: Bad) -> Fields:
         if gids.index(gid) != i:
             bad("GESTURE_DUPLICATE", f"gesture {gid!r} is listed twice", sig_at + ("gestures", i, "id"))
     return {"gestures": gestures, "signals_allowed": data_of("signals_allowed")[0]["allowed"] == "always"}
-
-
-def _family(data_of: DataOf, bad: Bad, ranks: tuple[Rank, ...], suits: tuple[SuitSpec, ...], tricks: int) -> Fields:
-    # The rules Truco Paulista brought: a turned-up card and its manilhas, face-down cards, conceding the hand,
-    # scores that stop at the target, and the hand both sides at the special score play at once.
-    turn, turn_at = data_of("turn_up")
-    circle = tuple(Rank(r) for r in turn["circle"])
-    manilha = tuple(Suit(s) for s in turn["suits_lowest_first"])
-    if circle and sorted(r.value for r in circle) != sorted(r.value for r in ranks):
-        bad(
-            "TURN_UP_CIRCLE",
-            f"the turn-up's circle {[r.value for r in circle]} must list exactly the pack's ranks "
-            f"{[r.value for r in ranks]}",
-            turn_at + ("circle",),
-        )
-    if circle and sorted(s.value for s in manilha) != sorted(s.suit.value for s in suits):
-        bad(
-            "TURN_UP_SUITS",
-            f"the manilhas' suits {[s.value for s in manilha]} must list exactly the pack's suits "
-            f"{[s.suit.value for s in suits]}",
-            turn_at + ("suits_lowest_first",),
-        )
-    down, down_at = data_of("face_down")
-    if down["from_trick"] > tricks:
-        bad(
-            "FACE_DOWN_TRICK",
-            f"a hand has {tricks} tricks; a card cannot be played face down from trick {down['from_trick']}",
-            down_at + ("from_trick",),
-        )
-    if down["from_trick"] and data_of("hand_stop")[0]["at"] != "end_of_trick":
-        # A hand that stops mid-trick is judged from the cards still held, which a face-down card would hide.
-        bad("FACE_DOWN_STOP", "a card played face down needs hands judged at the end of a trick", down_at)
-    concede, concede_at = data_of("concede")
-    if concede["by"] == "seat_to_act" and data_of("bid_answer")[0]["when"] != "before_any_card":
-        # The seat due to act is one seat only where a raise is answered at once, before any card.
-        bad("CONCEDE_ANSWER", "conceding the hand needs raises answered before any card (bid_answer)", concede_at)
-    return {
-        "turn_up_circle": circle,
-        "manilha_suits": manilha,
-        "face_down_from": down["from_trick"],
-        "concede": concede["by"] == "seat_to_act",
-        "scores_stop": data_of("target")[0].get("scores", "pass") == "stop",
-        "tt_question": data_of("twenty_twenty")[0].get("question", "asked") == "asked",
-    }
