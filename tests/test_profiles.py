@@ -29,7 +29,7 @@ EXAMPLES = ROOT / "docs" / "examples"
 
 def test_every_shipped_profile_resolves_to_a_complete_ruleset() -> None:
     # Base rules first, by name and oldest version first; every shipped profile extends the version it was written for.
-    bases = ["le-truc/1.0.0", "le-truc/1.1.0", "vitou/1.0.0", "vitou/1.1.0"]
+    bases = ["le-truc/1.0.0", "le-truc/1.1.0", "truco-paulista/1.0.0", "vitou/1.0.0", "vitou/1.1.0"]
     assert shipped_names()[: len(bases)] == bases and sorted(shipped_names()[len(bases) :]) == sorted(PROFILES)
     for name in PROFILES:
         rules = load_ruleset(name)
