@@ -41,9 +41,11 @@ def test_every_code_of_the_new_version_states_its_acts_and_condition() -> None:
     for e in rules.to_json()["errors"]:
         assert set(e) >= {"acts", "condition", "when"}, e["code"]
         assert e["condition"] == CONDITIONS[e["code"]].name
-    # Every condition of the interpreter, in its order, but those of a raise answered before any card (Le Truc's).
+    # Every condition of the interpreter, in its order, but those of a raise answered before any card (Le Truc's),
+    # of a card played face down and of a conceded hand (Truco Paulista's).
     before_any_card = {"RAISE_AWAITS_ANSWER", "RAISE_OWN_WAITING", "ACCEPT_NO_RAISE", "ACCEPT_NOT_ANSWERER"}
-    assert [e.code for e in rules.errors] == [c for c in CONDITIONS if c not in before_any_card]
+    paulista = {"FACE_DOWN_TOO_EARLY", "CONCEDE_OUT_OF_TURN"}
+    assert [e.code for e in rules.errors] == [c for c in CONDITIONS if c not in before_any_card | paulista]
 
 
 def test_both_versions_give_every_code_the_same_acts() -> None:

@@ -90,6 +90,8 @@ OTHER_MODULES = (
     "protocol/wire.py",
     "rules/settings.py",
     "rules/bidchecks.py",
+    "rules/resolution.py",
+    "rules/paulista.py",
     "rules/cards.py",
     "rules/conditions.py",
 )
