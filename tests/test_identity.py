@@ -19,6 +19,7 @@ import pytest
 # pytester puts sys.modules back after each in-process run; PyYAML's C loader must stay (test_pytest_plugin.py).
 import yaml  # noqa: F401
 
+from vitou_ref import shipped_names
 from vitou_ref.cli import main
 from vitou_ref.results.check import problems
 from vitou_ref.results.read import read_report
@@ -56,18 +57,7 @@ envelope:
 """
 
 _TRUC = "le-truc/1.0.0"
-_OFFER = [
-    "le-truc/1.0.0",
-    "le-truc/1.1.0",
-    "vitou-2p/1.0.0",
-    "vitou-anticlockwise/1.0.0",
-    "vitou-last-bids/1.0.0",
-    "vitou-mid-trick/1.0.0",
-    "vitou-partners-tie/1.0.0",
-    "vitou-volee/1.0.0",
-    "vitou/1.0.0",
-    "vitou/1.1.0",
-]
+_OFFER = sorted(shipped_names())  # what the reference offers, in the order its answer to start writes it
 
 # The fake's FIELD -> the words that must name the change: the field, then what it was, then what it is now.
 CHANGES = {
