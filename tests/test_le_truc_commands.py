@@ -224,7 +224,8 @@ def test_fixtures_check_asks_le_truc_only_for_its_own_endings(suite: Path, capsy
         "all tricks tied",
         "match won at the target",
     )
-    assert game_endings(load_ruleset("vitou/1.1.0")) == ENDINGS
+    # Vitou has every ending but a conceded hand, which only a game with the act concede has.
+    assert game_endings(load_ruleset("vitou/1.1.0")) == tuple(e for e in ENDINGS if e != "hand conceded")
     main(["fixtures", "check", "--suite", str(suite)])
     out = capsys.readouterr()
     assert "twenty" not in out.out + out.err and "baraque" not in out.out + out.err
