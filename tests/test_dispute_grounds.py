@@ -166,6 +166,15 @@ GROUNDS: dict[str, list[Row]] = {
         (6, ANY, ["mt.resolution", "mt.stop", "bid.accepted_value"]),
         (7, "REFUSE_NO_BID bid.answer", []),  # hand 2 is dealt and nobody has bid in it
     ],
+    "19-raise-after-own-accepted.yaml": [  # Truco Paulista
+        (1, "tp.when_to_raise", []),  # §4: "A player may raise whenever it is their turn to act": A leads
+        (2, "tp.answer", []),  # §4: the raise "must be answered before any card": B accepts
+        (3, "tp.trick", []),  # §3/§4: A, whose turn the raise interrupted, plays a card held
+        (4, "tp.trick", ["tp.stronger_wins"]),  # B's card; A's 3 beats B's 2 (no manilha): "the stronger card wins"
+        # §4: "the player whose raise was the last one accepted may not raise again until the other player has
+        # raised": A's 3 is the last accepted raise, and B has not raised
+        (5, "RAISE_OWN_SIDE tp.alternating", []),
+    ],
 }
 
 # One row per claim: (action, clauses). A claim on whether the action may be made (it asserts legal, illegal or a
