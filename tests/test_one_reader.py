@@ -378,7 +378,6 @@ ALLOWED = {
     ("present/escape.py", "s[0].isdigit()"): "Markdown escaping: whether a line starts as a list number, no reading",
     ("hunt/fuzzshrink.py", "int(d.where.split()[1])"): "a divergence's place, 'step N', written by the fuzzer",
     ("hunt/fuzzcases.py", "int(self.where.split()[1])"): "a divergence's place, 'step N', written by the fuzzer",
-    ("kit/coverage.py", "int(h.points)"): "an engine event's points at twenty: an int",
     ("kit/envelope.py", "int(self.value['size'])"): "an envelope case's size, an integer by its schema",
     ("sim/figures.py", "int(h.points)"): "an engine event's points at twenty: an int",
     ("sim/figures.py", "int(self.saw_twenty)"): "a bool counted as 0 or 1",

@@ -144,6 +144,12 @@ def _main(argv: Sequence[str] | None, *, last: bool) -> int:
         print(f"vitou: {word}", file=sys.stderr)
         return status
     except Exception as exc:
+        if _stop.received():
+            # A signal came first: its raise can surface as another error from a library that caught it on the
+            # way (hypothesis, fuzzing), and the stop it asked for is the answer, not an internal error.
+            status, word = _stop.status(_stop.Stopped(_stop.received()[0]))
+            print(f"vitou: {word}", file=sys.stderr)
+            return status
         if os.environ.get("VITOU_DEBUG"):
             raise
         said = text(f"{type(exc).__name__}: {exc}")

@@ -61,6 +61,11 @@ def install() -> Callable[[], None]:
     return restore
 
 
+def received() -> tuple[int, ...]:
+    """The signals received since the handlers were installed, first first."""
+    return tuple(_received)
+
+
 def check() -> None:
     """Raise Stopped if a signal came whose raise was swallowed on the way."""
     if _received:

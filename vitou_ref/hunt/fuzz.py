@@ -355,7 +355,7 @@ class Fuzzer:
                 raise  # the implementation cannot even be started again: nothing to compare
             except Exception as exc:
                 if not found:
-                    raise RuntimeError(f"fuzzing stopped: {exc}") from exc
+                    raise RuntimeError(f"fuzzing stopped: {type(exc).__name__}: {exc}") from exc
                 return found[-1], chunk + 1
             chunk += 1
             if self.matches == before:
