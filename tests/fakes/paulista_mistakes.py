@@ -10,11 +10,11 @@ It answers like the reference adapter, except under truco-paulista, where MODE c
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from typing import Any
 
-from vitou_ref.adapter import build_server
+from truc_mistakes import serve_mistakes  # the fakes share one way to serve: run as scripts, they see each other
+
 from vitou_ref.engine.hands import Hands
 from vitou_ref.engine.state import TWENTY
 from vitou_ref.engine.tables import Tables
@@ -79,20 +79,7 @@ TABLES: dict[str, Callable[[Tables], None]] = {"manilhas-tied": manilhas_tied}
 
 
 def main() -> int:
-    modes = (sys.argv[1] if len(sys.argv) > 1 else "").split("+")  # MODE+MODE: an engine with several mistakes
-    for mode in modes:
-        if mode not in ENGINE and mode not in TABLES:
-            print(f"paulista_mistakes.py: no mode {mode!r} (modes: {', '.join([*ENGINE, *TABLES])})", file=sys.stderr)
-            return 2
-    server = build_server()
-    for mode in modes:
-        if mode in ENGINE:
-            ENGINE[mode]()
-        else:
-            for name, t in server.tables.items():
-                if name.partition("/")[0] == GAME:
-                    TABLES[mode](t)
-    return server.serve(sys.stdin.buffer, sys.stdout.buffer)
+    return serve_mistakes("paulista_mistakes.py", GAME, ENGINE, TABLES)
 
 
 if __name__ == "__main__":

@@ -131,21 +131,28 @@ ENGINE: dict[str, Callable[[], None]] = {
 TABLES: dict[str, Callable[[Tables], None]] = {"dealer-stays": dealer_stays, "suits-count": suits_count}
 
 
-def main() -> int:
+def serve_mistakes(
+    script: str, game: str, engine: dict[str, Callable[[], None]], tables: dict[str, Callable[[Tables], None]]
+) -> int:
+    """Serve the reference with the mistakes argv names (MODE or MODE+MODE) made under ``game``'s rulesets."""
     modes = (sys.argv[1] if len(sys.argv) > 1 else "").split("+")  # MODE+MODE: an engine with several mistakes
     for mode in modes:
-        if mode not in ENGINE and mode not in TABLES:
-            print(f"truc_mistakes.py: no mode {mode!r} (modes: {', '.join([*ENGINE, *TABLES])})", file=sys.stderr)
+        if mode not in engine and mode not in tables:
+            print(f"{script}: no mode {mode!r} (modes: {', '.join([*engine, *tables])})", file=sys.stderr)
             return 2
     server = build_server()
     for mode in modes:
-        if mode in ENGINE:
-            ENGINE[mode]()
+        if mode in engine:
+            engine[mode]()
         else:
             for name, t in server.tables.items():
-                if name.partition("/")[0] == GAME:
-                    TABLES[mode](t)
+                if name.partition("/")[0] == game:
+                    tables[mode](t)
     return server.serve(sys.stdin.buffer, sys.stdout.buffer)
+
+
+def main() -> int:
+    return serve_mistakes("truc_mistakes.py", GAME, ENGINE, TABLES)
 
 
 if __name__ == "__main__":
